@@ -1,0 +1,60 @@
+// `compilescope import FILE... -o T.cstrace`: turns other tools' output into a trace.
+#include "command.h"
+
+#include "core/ingest/import_files.h"
+
+namespace cs::cli {
+
+namespace {
+int runImport(const std::vector<std::string>& args, CommandIo& io) {
+    ingest::ImportRequest req;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if (a == "-o" || a == "--output") {
+            if (++i >= args.size()) return usageError(io, "import", a + " needs a file name");
+            req.output = args[i];
+        } else if (a == "--format") {
+            if (++i >= args.size()) return usageError(io, "import", "--format needs an importer id");
+            req.forcedFormat = args[i];
+        } else if (a == "--force") {
+            req.overwrite = true;
+        } else if (a == "--list-formats") {
+            for (const auto& imp : ingest::ImporterRegistry::builtin().all())
+                io.out << imp->id() << "\t" << imp->description() << "\n";
+            return Exit::Ok;
+        } else if (!a.empty() && a[0] == '-' && a != "-") {
+            return usageError(io, "import", "unknown option " + a);
+        } else {
+            req.inputs.push_back(a);
+        }
+    }
+    if (req.output.empty()) return usageError(io, "import", "missing -o OUTPUT.cstrace");
+    if (req.inputs.empty()) return usageError(io, "import", "no input files");
+    std::vector<ingest::ImportedFile> files;
+    try {
+        files = ingest::importFiles(req);
+    } catch (const ingest::ImportError& e) {
+        io.err << "compilescope import: " << e.what() << "\n";
+        return Exit::Unreadable;
+    }
+    for (const auto& f : files) {
+        io.out << f.path << ": " << f.importerId << ", " << f.summary.records << " records";
+        if (f.summary.malformed) io.out << ", " << f.summary.malformed << " malformed (see 'compilescope info')";
+        io.out << "\n";
+    }
+    io.out << "wrote " << req.output << "\n";
+    return Exit::Ok;
+}
+}  // namespace
+
+Command importCommand() {
+    return {"import", "import other tools' files (format sniffed) into a new trace",
+            "Usage: compilescope import FILE... -o OUTPUT.cstrace [--format ID] [--force]\n"
+            "       compilescope import --list-formats\n\n"
+            "Each FILE's format is recognised from its content; --format forces one importer for all.\n"
+            "Each file becomes one session. Unusable lines are counted in the trace's stats table, never\n"
+            "fatal. An existing OUTPUT is kept unless --force is given.\n",
+            runImport};
+}
+
+}  // namespace cs::cli

@@ -1,0 +1,38 @@
+// A CLI subcommand: name, one-line summary, usage text and the function that runs it.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cs::cli {
+
+// Exit statuses shared by every subcommand.
+enum Exit : int { Ok = 0, CheckFailed = 1, Usage = 2, Unreadable = 2 };
+
+struct CommandIo {
+    std::ostream& out;
+    std::ostream& err;
+};
+
+struct Command {
+    std::string_view name;
+    std::string_view summary;
+    std::string_view usage;  // full help text of the subcommand
+    std::function<int(const std::vector<std::string>& args, CommandIo& io)> run;
+};
+
+// Every subcommand, in the order `--help` lists them (commands.cpp).
+const std::vector<Command>& commands();
+
+// Subcommand factories, one per file.
+Command infoCommand();
+Command sqlCommand();
+Command importCommand();
+
+// Prints "compilescope NAME: message" to err and returns Exit::Usage.
+int usageError(CommandIo& io, std::string_view command, const std::string& message);
+
+}  // namespace cs::cli

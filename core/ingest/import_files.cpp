@@ -1,0 +1,70 @@
+#include "import_files.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace cs::ingest {
+
+std::string readHead(const std::string& path, size_t max) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw ImportError(path + ": no such file");
+    if (std::filesystem::is_directory(path, ec)) throw ImportError(path + ": is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ImportError(path + ": cannot open for reading");
+    std::string head(max, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(max));
+    head.resize(static_cast<size_t>(in.gcount()));
+    return head;
+}
+
+namespace {
+std::string firstLineForMessage(const std::string& head) {
+    std::string line = head.substr(0, head.find('\n'));
+    if (line.size() > 60) line = line.substr(0, 60) + "...";
+    for (char& c : line)
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f) c = '?';
+    return line;
+}
+}  // namespace
+
+std::vector<ImportedFile> importFiles(const ImportRequest& request, const ImporterRegistry& registry) {
+    if (request.inputs.empty()) throw ImportError("no input files");
+    std::vector<const Importer*> chosen;
+    for (const auto& path : request.inputs) {
+        std::string head = readHead(path);
+        if (!request.forcedFormat.empty()) {
+            const Importer* imp = registry.byId(request.forcedFormat);
+            if (!imp)
+                throw ImportError("unknown format \"" + request.forcedFormat + "\"; known formats: " + registry.idList());
+            chosen.push_back(imp);
+            continue;
+        }
+        if (head.empty()) throw ImportError(path + ": empty file, nothing to import");
+        const Importer* imp = registry.sniff(head, std::filesystem::path(path).filename().string());
+        if (!imp)
+            throw ImportError(path + ": unknown format (first line: \"" + firstLineForMessage(head) +
+                              "\"); known formats: " + registry.idList() + " (use --format to force one)");
+        chosen.push_back(imp);
+    }
+
+    trace::TraceWriter writer(request.output, {.overwrite = request.overwrite, .creator = "compilescope import"});
+    std::vector<ImportedFile> results;
+    for (size_t i = 0; i < request.inputs.size(); ++i) {
+        const auto& path = request.inputs[i];
+        const Importer* imp = chosen[i];
+        auto session = writer.addSession({.runtime = writer.intern("import:" + std::string(imp->id())),
+                                          .source = writer.intern(path),
+                                          .clock = writer.intern("relative"),
+                                          .startNs = 0});
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw ImportError(path + ": cannot open for reading");
+        ImportContext ctx{writer, session, std::filesystem::path(path).filename().string()};
+        ImportSummary summary = imp->run(in, ctx);
+        writer.endSession(session, summary.lastNs, std::nullopt);
+        results.push_back({path, std::string(imp->id()), summary});
+    }
+    writer.finalize();
+    return results;
+}
+
+}  // namespace cs::ingest

@@ -1,0 +1,48 @@
+// The importer interface: one plug-in per foreign format, registered by id, chosen by sniffing.
+//
+// Why: users hand us files from many tools (Warp logs, Julia invalidation lists, nvcc CSVs, chrome
+// traces) without saying which is which, and often several at once. Each importer looks at the first
+// bytes and says how sure it is that the file is its format; the registry picks the surest. Importers
+// stream their input line by line or token by token and never load a whole file, write through the
+// TraceWriter, and count every line they could not use in the `stats` table instead of failing
+// (STYLE.md practices 3 and 9).
+#pragma once
+
+#include "core/trace/writer.h"
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <string_view>
+
+namespace cs::ingest {
+
+// What an importer gets: where to write, and the session already opened for this file.
+struct ImportContext {
+    trace::TraceWriter& writer;
+    std::int64_t sessionId;
+    std::string sourceName;  // file name for messages, e.g. "warp.log"
+
+    // Counts one unusable input record; `where` is a position ("line 12"), `why` the reason.
+    void malformed(std::string_view where, std::string_view why, std::string_view source);
+};
+
+struct ImportSummary {
+    std::int64_t records = 0;    // facts written
+    std::int64_t malformed = 0;  // input records counted in stats instead
+    std::int64_t firstNs = 0, lastNs = 0;  // time range covered, for the session's start/end
+};
+
+class Importer {
+public:
+    virtual ~Importer() = default;
+    // Stable id used by `--format` and in stats.source, e.g. "nvcc-time".
+    virtual std::string_view id() const = 0;
+    virtual std::string_view description() const = 0;
+    // 0 = certainly not this format ... 100 = certainly it. `head` is up to the first 64 KiB.
+    virtual int sniff(std::string_view head, std::string_view fileName) const = 0;
+    // Reads `in` to the end. Throws only for I/O errors; bad records are counted via ctx.malformed().
+    virtual ImportSummary run(std::istream& in, ImportContext& ctx) const = 0;
+};
+
+}  // namespace cs::ingest

@@ -1,0 +1,62 @@
+// TraceReader: opens a .cstrace file that may come from anywhere.
+//
+// Why so careful: a trace is untrusted input (mailed by a colleague, attached to a CI run). SQLite
+// will happily run triggers, views and schema-defined functions from a hostile file, and a truncated
+// copy only fails later, deep inside a query. So the reader checks the 100-byte SQLite header itself
+// (magic, page count against file size, application_id, user_version) before SQLite parses anything,
+// then opens read-only with SQLITE_DBCONFIG_DEFENSIVE, trusted_schema=OFF, triggers and views
+// disabled, and accepts only the tables, columns and indexes that schema.cpp declares. Each failure
+// is a TraceError whose message names the file and the problem.
+#pragma once
+
+#include "records.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace cs::trace {
+
+class TraceReader {
+public:
+    // Throws TraceError with a kind per problem (see trace_error.h).
+    static std::unique_ptr<TraceReader> open(const std::string& path);
+    ~TraceReader();
+    TraceReader(const TraceReader&) = delete;
+    TraceReader& operator=(const TraceReader&) = delete;
+
+    const std::string& path() const { return m_path; }
+    int formatVersion() const { return m_version; }
+    sqlite3* db() const { return m_db; }
+
+    std::int64_t rowCount(std::string_view table) const;
+    std::string meta(std::string_view key) const;  // "" when absent
+    // Text of an interned string; "" for 0 or an unknown id. Cached.
+    const std::string& str(StringId id) const;
+
+    // Runs `sql` (with optional integer bindings) and calls `row` for each result row.
+    // Throws TraceError(Query) on failure, or TraceError(Corrupt) when SQLite reports corruption.
+    void query(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) const;
+
+    // Restricts the connection for queries typed by a user: SELECT and read-only PRAGMAs only, no ATTACH.
+    void restrictToUserQueries();
+    // PRAGMA integrity_check; returns "ok" or SQLite's first complaint.
+    std::string integrityCheck() const;
+
+private:
+    TraceReader(std::string path, sqlite3* db, int version);
+    [[noreturn]] void failQuery(const std::string& sql, const std::string& msg) const;
+
+    std::string m_path;
+    sqlite3* m_db;
+    int m_version;
+    mutable std::unordered_map<StringId, std::string> m_stringCache;
+};
+
+}  // namespace cs::trace

@@ -1,0 +1,57 @@
+#include "sqlite_util.h"
+
+#include <stdexcept>
+
+namespace cs::trace {
+
+Statement::Statement(sqlite3* db, std::string_view sql) {
+    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt,
+                           nullptr) != SQLITE_OK)
+        throw std::runtime_error(std::string(sqlite3_errmsg(db)) + " in: " + std::string(sql));
+}
+
+Statement& Statement::operator=(Statement&& o) noexcept {
+    if (this != &o) {
+        sqlite3_finalize(m_stmt);
+        m_stmt = o.m_stmt;
+        o.m_stmt = nullptr;
+    }
+    return *this;
+}
+
+Statement::~Statement() { sqlite3_finalize(m_stmt); }
+
+bool Statement::step() {
+    int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw std::runtime_error(sqlite3_errmsg(sqlite3_db_handle(m_stmt)));
+}
+
+void Statement::reset() {
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+std::string Statement::columnText(int i) const {
+    const unsigned char* p = sqlite3_column_text(m_stmt, i);
+    if (!p) return {};
+    return std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(m_stmt, i)));
+}
+
+void Statement::bind(int i, std::int64_t v) { sqlite3_bind_int64(m_stmt, i, v); }
+void Statement::bind(int i, std::string_view v) {
+    sqlite3_bind_text64(m_stmt, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+void Statement::bindNull(int i) { sqlite3_bind_null(m_stmt, i); }
+
+void execSql(sqlite3* db, const std::string& sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string msg = err ? err : sqlite3_errmsg(db);
+        sqlite3_free(err);
+        throw std::runtime_error(msg);
+    }
+}
+
+}  // namespace cs::trace

@@ -1,0 +1,356 @@
+#include "writer.h"
+
+#include "schema.h"
+#include "sqlite_util.h"
+#include "trace_error.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <variant>
+
+namespace cs::trace {
+
+namespace {
+// Positions in schemaTables(); checked against the names when a writer opens.
+enum Table : int {
+    Meta, Strings, Enums, Stats, Sessions, Tracks, Spans, SpanArgs, Flows, Steps, CacheLookups,
+    KeyComponents, Counters, Methods, Closures, InvalidationItems, ModuleLoads, ModuleOptions,
+    ModuleKernels, CudaPrograms, CudaProgramOptions, CudaProgramInputs, CudaJit, CudaModules,
+    KernelLaunches, PhaseTimings, TableCount
+};
+constexpr std::array<std::string_view, TableCount> kTableNames = {
+    "meta", "strings", "enums", "stats", "sessions", "tracks", "spans", "span_args", "flows", "steps",
+    "cache_lookups", "key_components", "counters", "methods", "closures", "invalidation_items",
+    "module_loads", "module_options", "module_kernels", "cuda_programs", "cuda_program_options",
+    "cuda_program_inputs", "cuda_jit", "cuda_modules", "kernel_launches", "phase_timings"};
+
+void closeDb(sqlite3* db) { sqlite3_close_v2(db); }
+
+struct Null {};
+struct Sid {
+    StringId id;
+};
+}  // namespace
+
+struct TraceWriter::Value {
+    std::variant<Null, std::int64_t, double, std::string_view> v;
+    Value(std::int64_t i) : v(i) {}
+    Value(int i) : v(std::int64_t{i}) {}
+    Value(double d) : v(d) {}
+    Value(std::string_view s) : v(s) {}
+    Value(const OptInt& o) : v(o ? decltype(v)(*o) : decltype(v)(Null{})) {}
+    Value(Sid s) : v(s.id ? decltype(v)(s.id) : decltype(v)(Null{})) {}
+    Value(std::nullptr_t) : v(Null{}) {}
+};
+
+TraceWriter::TraceWriter(std::string path, WriterOptions options)
+    : m_path(std::move(path)), m_options(std::move(options)), m_db(nullptr, closeDb) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(m_path, ec)) {
+        if (!m_options.overwrite)
+            throw TraceError(TraceErrorKind::Write, m_path, "already exists; refusing to overwrite it");
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(m_path + suffix, ec);
+    }
+    const auto& tables = schemaTables();
+    if (tables.size() != TableCount) fail("internal error: schema and writer disagree on the table list");
+    for (int t = 0; t < TableCount; ++t)
+        if (tables[static_cast<size_t>(t)].name != kTableNames[static_cast<size_t>(t)])
+            fail("internal error: schema table order changed");
+
+    sqlite3* raw = nullptr;
+    int rc = sqlite3_open_v2(m_path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             nullptr);
+    m_db.reset(raw);
+    if (rc != SQLITE_OK) fail(std::string("cannot create trace: ") + (raw ? sqlite3_errmsg(raw) : "out of memory"));
+    try {
+        execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
+        execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));
+        execSql(raw, "PRAGMA journal_mode=WAL");
+        execSql(raw, "PRAGMA synchronous=NORMAL");
+        execSql(raw, "BEGIN");
+        for (const auto& t : tables) execSql(raw, createTableSql(t));
+        for (const auto& t : tables) m_inserts.emplace_back(raw, insertSql(t));
+        m_nextIds.assign(TableCount, 1);
+        for (const auto& e : enumRows()) insert(Enums, {e.type, e.value, e.name});
+        setMeta("creator", m_options.creator);
+        setMeta("format_version", std::to_string(formatVersion()));
+        auto now = std::chrono::system_clock::now().time_since_epoch();
+        setMeta("created_unix_ns", std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()));
+        execSql(raw, "COMMIT");
+        execSql(raw, "BEGIN");
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot create trace: ") + e.what());
+    }
+}
+
+TraceWriter::~TraceWriter() {
+    if (m_finalized || !m_db) return;
+    try {
+        flushStats();
+        execSql(m_db.get(), "COMMIT");
+    } catch (...) {
+        // A destructor cannot report; the rows committed earlier are safe on disk.
+    }
+}
+
+void TraceWriter::fail(const std::string& what) const { throw TraceError(TraceErrorKind::Write, m_path, what); }
+
+void TraceWriter::insert(int table, std::initializer_list<Value> values) {
+    if (m_finalized) fail("write after finalize()");
+    Statement& st = m_inserts[static_cast<size_t>(table)];
+    sqlite3_stmt* s = st.get();
+    int i = 1;
+    for (const Value& v : values) {
+        if (const auto* n = std::get_if<std::int64_t>(&v.v))
+            sqlite3_bind_int64(s, i, *n);
+        else if (const auto* d = std::get_if<double>(&v.v))
+            sqlite3_bind_double(s, i, *d);
+        else if (const auto* t = std::get_if<std::string_view>(&v.v))
+            sqlite3_bind_text64(s, i, t->data(), t->size(), SQLITE_STATIC, SQLITE_UTF8);
+        else
+            sqlite3_bind_null(s, i);
+        ++i;
+    }
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE)
+        fail(std::string("cannot write ") + std::string(kTableNames[static_cast<size_t>(table)]) + ": " +
+             sqlite3_errmsg(m_db.get()));
+    rowAdded();
+}
+
+void TraceWriter::rowAdded() {
+    ++m_rows;
+    if (++m_rowsInTransaction >= m_options.rowsPerTransaction) commit();
+}
+
+std::int64_t TraceWriter::nextId(int table) { return m_nextIds[static_cast<size_t>(table)]++; }
+
+StringId TraceWriter::intern(std::string_view s) {
+    auto it = m_strings.find(std::string(s));
+    if (it != m_strings.end()) return it->second;
+    StringId id = nextId(Strings);
+    insert(Strings, {id, s});
+    m_strings.emplace(std::string(s), id);
+    return id;
+}
+
+std::int64_t TraceWriter::addSession(const SessionRecord& r) {
+    auto id = nextId(Sessions);
+    insert(Sessions, {id, r.pid, r.ppid, r.parentSessionId, Sid{r.host}, Sid{r.cmdline}, Sid{r.runtime},
+                      Sid{r.source}, Sid{r.clock}, r.startNs, r.endNs, r.exitStatus});
+    return id;
+}
+
+void TraceWriter::endSession(std::int64_t sessionId, std::int64_t endNs, OptInt exitStatus) {
+    Statement st(m_db.get(), "UPDATE sessions SET end_ns=?, exit_status=? WHERE id=?");
+    st.bind(1, endNs);
+    if (exitStatus) st.bind(2, *exitStatus);
+    else st.bindNull(2);
+    st.bind(3, sessionId);
+    try {
+        st.step();
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot end session: ") + e.what());
+    }
+}
+
+std::int64_t TraceWriter::addTrack(const TrackRecord& r) {
+    auto id = nextId(Tracks);
+    insert(Tracks, {id, r.sessionId, r.kind, r.tid, Sid{r.name}, r.parentTrackId});
+    return id;
+}
+
+std::int64_t TraceWriter::addSpan(const SpanRecord& r) {
+    auto id = nextId(Spans);
+    insert(Spans, {id, r.trackId, r.startNs, r.durNs, r.category, Sid{r.name}});
+    return id;
+}
+
+void TraceWriter::addSpanArg(std::int64_t spanId, StringId key, std::int64_t value) {
+    insert(SpanArgs, {spanId, key, value});
+}
+void TraceWriter::addSpanArg(std::int64_t spanId, StringId key, double value) {
+    insert(SpanArgs, {spanId, key, value});
+}
+void TraceWriter::addSpanArg(std::int64_t spanId, StringId key, std::string_view value) {
+    insert(SpanArgs, {spanId, key, value});
+}
+
+std::int64_t TraceWriter::addFlow(const FlowRecord& r) {
+    auto id = nextId(Flows);
+    insert(Flows, {id, r.fromSpanId, r.toSpanId, Sid{r.name}});
+    return id;
+}
+
+std::int64_t TraceWriter::addStep(const StepRecord& r) {
+    auto id = nextId(Steps);
+    insert(Steps, {id, r.sessionId, r.trackId, r.tsNs, r.step, r.epoch, Sid{r.label}});
+    return id;
+}
+
+std::int64_t TraceWriter::addCacheLookup(const CacheLookupRecord& r) {
+    auto id = nextId(CacheLookups);
+    insert(CacheLookups, {id, r.sessionId, r.trackId, r.tsNs, Sid{r.cache}, r.program, Sid{r.handle}, r.verdict,
+                          r.compileNs, Sid{r.fingerprint}, r.step});
+    return id;
+}
+
+void TraceWriter::addKeyComponent(const KeyComponentRecord& r) {
+    insert(KeyComponents, {r.lookupId, r.ordinal, r.name, r.role, Sid{r.digest}, Sid{r.value}});
+}
+
+std::int64_t TraceWriter::addCounter(const CounterRecord& r) {
+    auto id = nextId(Counters);
+    insert(Counters, {id, r.sessionId, r.tsNs, Sid{r.scope}, r.name, r.value});
+    return id;
+}
+
+std::int64_t TraceWriter::addMethod(const MethodRecord& r) {
+    auto id = nextId(Methods);
+    insert(Methods, {id, r.sessionId, r.tsNs, r.event, r.method, Sid{r.signature}, Sid{r.module}, Sid{r.file},
+                     r.line, r.world});
+    return id;
+}
+
+void TraceWriter::addClosure(const ClosureRecord& r) { insert(Closures, {r.lookupId, r.method, r.world}); }
+
+std::int64_t TraceWriter::addInvalidationItem(const InvalidationItemRecord& r) {
+    auto id = nextId(InvalidationItems);
+    insert(InvalidationItems, {id, r.sessionId, r.list, r.ordinal, r.kind, Sid{r.text}});
+    return id;
+}
+
+std::int64_t TraceWriter::addModuleLoad(const ModuleLoadRecord& r) {
+    auto id = nextId(ModuleLoads);
+    insert(ModuleLoads, {id, r.sessionId, r.trackId, r.startNs, r.durNs, r.name, Sid{r.hash}, Sid{r.device},
+                         r.blockDim, r.result, r.compileNs, r.sourceBytes, r.ltoArtifacts, Sid{r.origin}});
+    return id;
+}
+
+void TraceWriter::addModuleOption(const ModuleOptionRecord& r) {
+    insert(ModuleOptions, {r.loadId, r.key, Sid{r.value}});
+}
+
+void TraceWriter::addModuleKernel(const ModuleKernelRecord& r) {
+    insert(ModuleKernels, {r.loadId, r.kernel, Sid{r.digest}, Sid{r.generic}});
+}
+
+std::int64_t TraceWriter::addCudaProgram(const CudaProgramRecord& r) {
+    auto id = nextId(CudaPrograms);
+    insert(CudaPrograms, {id, r.sessionId, r.trackId, r.api, r.startNs, r.durNs, Sid{r.name}, Sid{r.sourceDigest},
+                          r.result, r.logBytes, r.outputBytes});
+    return id;
+}
+
+void TraceWriter::addCudaProgramOption(const CudaProgramOptionRecord& r) {
+    insert(CudaProgramOptions, {r.programId, r.ordinal, r.option});
+}
+
+void TraceWriter::addCudaProgramInput(const CudaProgramInputRecord& r) {
+    insert(CudaProgramInputs, {r.programId, r.ordinal, Sid{r.kind}, Sid{r.name}, r.bytes});
+}
+
+std::int64_t TraceWriter::addCudaJit(const CudaJitRecord& r) {
+    auto id = nextId(CudaJit);
+    insert(CudaJit, {id, r.sessionId, r.startNs, r.durNs, r.entryType, r.operation, r.device, r.correlationId,
+                     r.jitCorrelationId, Sid{r.cachePath}, r.cacheBytes});
+    return id;
+}
+
+std::int64_t TraceWriter::addCudaModule(const CudaModuleRecord& r) {
+    auto id = nextId(CudaModules);
+    insert(CudaModules, {id, r.sessionId, r.tsNs, r.op, r.moduleId, r.cubinBytes, Sid{r.digest}});
+    return id;
+}
+
+std::int64_t TraceWriter::addKernelLaunch(const KernelLaunchRecord& r) {
+    auto id = nextId(KernelLaunches);
+    insert(KernelLaunches, {id, r.sessionId, r.trackId, r.startNs, r.durNs, Sid{r.name}, r.gridX, r.gridY, r.gridZ,
+                            r.blockX, r.blockY, r.blockZ, r.sharedBytes, r.stream, r.correlationId});
+    return id;
+}
+
+std::int64_t TraceWriter::addPhaseTiming(const PhaseTimingRecord& r) {
+    auto id = nextId(PhaseTimings);
+    insert(PhaseTimings, {id, r.sessionId, r.tool, Sid{r.input}, r.phase, Sid{r.arch}, r.startNs, r.durNs,
+                          r.parentId});
+    return id;
+}
+
+void TraceWriter::addStat(OptInt sessionId, std::string_view name, std::string_view source, std::int64_t count,
+                          std::string_view detail) {
+    auto key = std::make_tuple(sessionId.value_or(0), std::string(name), std::string(source));
+    auto it = m_stats.find(key);
+    if (it == m_stats.end()) {
+        m_stats.emplace(key, StatValue{nextId(Stats), count, std::string(detail), true});
+        return;
+    }
+    it->second.count += count;
+    if (it->second.detail.empty()) it->second.detail = std::string(detail);
+    it->second.dirty = true;
+}
+
+void TraceWriter::flushStats() {
+    Statement st(m_db.get(), "INSERT OR REPLACE INTO stats VALUES (?,?,?,?,?,?)");
+    for (auto& [key, v] : m_stats) {
+        if (!v.dirty) continue;
+        st.bind(1, v.id);
+        if (std::get<0>(key)) st.bind(2, std::get<0>(key));
+        else st.bindNull(2);
+        st.bind(3, std::string_view(std::get<1>(key)));
+        st.bind(4, std::string_view(std::get<2>(key)));
+        st.bind(5, v.count);
+        if (v.detail.empty()) st.bindNull(6);
+        else st.bind(6, std::string_view(v.detail));
+        st.step();
+        st.reset();
+        v.dirty = false;
+    }
+}
+
+void TraceWriter::setMeta(std::string_view key, std::string_view value) {
+    Statement st(m_db.get(), "INSERT OR REPLACE INTO meta VALUES (?,?)");
+    st.bind(1, key);
+    st.bind(2, value);
+    try {
+        st.step();
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot write meta: ") + e.what());
+    }
+}
+
+void TraceWriter::commit() {
+    if (m_finalized) fail("commit after finalize()");
+    try {
+        flushStats();
+        execSql(m_db.get(), "COMMIT");
+        execSql(m_db.get(), "BEGIN");
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot commit: ") + e.what());
+    }
+    m_rowsInTransaction = 0;
+}
+
+void TraceWriter::finalize() {
+    if (m_finalized) return;
+    try {
+        flushStats();
+        for (const auto& idx : schemaIndexes())
+            execSql(m_db.get(), "CREATE INDEX IF NOT EXISTS " + std::string(idx.name) + " ON " +
+                                    std::string(idx.table) + "(" + std::string(idx.columns) + ")");
+        execSql(m_db.get(), "COMMIT");
+        m_inserts.clear();
+        execSql(m_db.get(), "PRAGMA journal_mode=DELETE");
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot finalize: ") + e.what());
+    }
+    m_finalized = true;
+    m_db.reset();
+}
+
+}  // namespace cs::trace

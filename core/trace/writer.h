@@ -1,0 +1,112 @@
+// TraceWriter: creates a .cstrace file and appends rows of every fact family.
+//
+// Why it looks like this: ingest speed matters (the recorder targets >= 1M events/s), so rows go
+// through prepared statements inside large transactions, strings are interned in memory and written
+// once, ids are assigned here instead of asked back from SQLite, and the indexes that would slow
+// every insert are built once at finalize(). WAL with synchronous=NORMAL keeps a trace that is being
+// written readable by a live viewer and intact after a crash of the writing process: what was
+// committed stays, the open transaction is lost. Writers are single-threaded; the recorder owns one.
+#pragma once
+
+#include "records.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+struct sqlite3;
+
+namespace cs::trace {
+
+class Statement;
+
+struct WriterOptions {
+    bool overwrite = false;  // replace an existing file instead of refusing
+    std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows
+    std::string creator = "compilescope";
+};
+
+class TraceWriter {
+public:
+    // Creates the file and its schema. Throws TraceError(Write) naming the path and the reason.
+    explicit TraceWriter(std::string path, WriterOptions options = {});
+    ~TraceWriter();  // commits what was written (never loses rows), without building indexes
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    const std::string& path() const { return m_path; }
+
+    // Returns the id of `s`, inserting it once. Ids start at 1; 0 is "no string".
+    StringId intern(std::string_view s);
+
+    std::int64_t addSession(const SessionRecord& r);
+    void endSession(std::int64_t sessionId, std::int64_t endNs, OptInt exitStatus);
+    std::int64_t addTrack(const TrackRecord& r);
+    std::int64_t addSpan(const SpanRecord& r);
+    void addSpanArg(std::int64_t spanId, StringId key, std::int64_t value);
+    void addSpanArg(std::int64_t spanId, StringId key, double value);
+    void addSpanArg(std::int64_t spanId, StringId key, std::string_view value);
+    std::int64_t addFlow(const FlowRecord& r);
+    std::int64_t addStep(const StepRecord& r);
+    std::int64_t addCacheLookup(const CacheLookupRecord& r);
+    void addKeyComponent(const KeyComponentRecord& r);
+    std::int64_t addCounter(const CounterRecord& r);
+    std::int64_t addMethod(const MethodRecord& r);
+    void addClosure(const ClosureRecord& r);
+    std::int64_t addInvalidationItem(const InvalidationItemRecord& r);
+    std::int64_t addModuleLoad(const ModuleLoadRecord& r);
+    void addModuleOption(const ModuleOptionRecord& r);
+    void addModuleKernel(const ModuleKernelRecord& r);
+    std::int64_t addCudaProgram(const CudaProgramRecord& r);
+    void addCudaProgramOption(const CudaProgramOptionRecord& r);
+    void addCudaProgramInput(const CudaProgramInputRecord& r);
+    std::int64_t addCudaJit(const CudaJitRecord& r);
+    std::int64_t addCudaModule(const CudaModuleRecord& r);
+    std::int64_t addKernelLaunch(const KernelLaunchRecord& r);
+    std::int64_t addPhaseTiming(const PhaseTimingRecord& r);
+
+    // Counts something dropped or malformed. Rows with the same (session, name, source) add up; the
+    // first non-empty detail is kept as the example.
+    void addStat(OptInt sessionId, std::string_view name, std::string_view source, std::int64_t count,
+                 std::string_view detail = {});
+    void setMeta(std::string_view key, std::string_view value);
+
+    // Commits the open transaction and starts a new one. The recorder calls this at least every 100 ms.
+    void commit();
+    // Commits, builds indexes, leaves WAL mode so the trace is one self-contained file, and closes.
+    // No call may follow.
+    void finalize();
+    std::int64_t rowsWritten() const { return m_rows; }
+
+private:
+    struct Value;
+    void insert(int table, std::initializer_list<Value> values);
+    std::int64_t nextId(int table);
+    void flushStats();
+    void rowAdded();
+    [[noreturn]] void fail(const std::string& what) const;
+
+    std::string m_path;
+    WriterOptions m_options;
+    std::unique_ptr<sqlite3, void (*)(sqlite3*)> m_db;
+    std::vector<Statement> m_inserts;  // one per table, schema order
+    std::vector<std::int64_t> m_nextIds;
+    std::unordered_map<std::string, StringId> m_strings;
+    struct StatValue {
+        std::int64_t id;
+        std::int64_t count;
+        std::string detail;
+        bool dirty;
+    };
+    std::map<std::tuple<std::int64_t, std::string, std::string>, StatValue> m_stats;
+    std::int64_t m_rows = 0;
+    std::int64_t m_rowsInTransaction = 0;
+    bool m_finalized = false;
+};
+
+}  // namespace cs::trace

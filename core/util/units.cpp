@@ -1,0 +1,35 @@
+#include "units.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace cs::util {
+
+namespace {
+std::string threeDigits(double v, const char* unit) {
+    char buf[48];
+    if (v >= 100) std::snprintf(buf, sizeof buf, "%.0f %s", v, unit);
+    else if (v >= 10) std::snprintf(buf, sizeof buf, "%.1f %s", v, unit);
+    else std::snprintf(buf, sizeof buf, "%.2f %s", v, unit);
+    return buf;
+}
+}  // namespace
+
+std::string formatDuration(std::int64_t ns) {
+    double a = std::fabs(static_cast<double>(ns));
+    std::string sign = ns < 0 ? "-" : "";
+    if (a < 1e3) return sign + std::to_string(static_cast<long long>(a)) + " ns";
+    if (a < 1e6) return sign + threeDigits(a / 1e3, "us");
+    if (a < 1e9) return sign + threeDigits(a / 1e6, "ms");
+    return sign + threeDigits(a / 1e9, "s");
+}
+
+std::string formatBytes(std::int64_t bytes) {
+    double b = static_cast<double>(bytes);
+    if (b < 1024) return std::to_string(bytes) + " B";
+    if (b < 1024.0 * 1024) return threeDigits(b / 1024, "KiB");
+    if (b < 1024.0 * 1024 * 1024) return threeDigits(b / (1024.0 * 1024), "MiB");
+    return threeDigits(b / (1024.0 * 1024 * 1024), "GiB");
+}
+
+}  // namespace cs::util
