@@ -52,15 +52,15 @@ extern "C" {
 #define CS_ABI_VERSION 1
 
 /* "Take the time now" for timestamp arguments. */
-#define CS_NOW ((int64_t)0)
+#define CS_NOW INT64_C(0)
 /* "Not known" for optional integer arguments. */
-#define CS_NONE ((int64_t)INT64_MIN)
+#define CS_NONE INT64_MIN
 
 /* An interned string: a process-local handle from cs_intern(). 0 = no string. */
 typedef uint32_t cs_str;
 /* A timeline lane created with cs_track_create(). CS_THREAD_TRACK (0) = the calling thread's lane. */
 typedef uint32_t cs_track;
-#define CS_THREAD_TRACK ((cs_track)0)
+#define CS_THREAD_TRACK 0u
 /* A recorded cache lookup, to attach dependency-closure entries to. 0 = not recorded. */
 typedef uint64_t cs_lookup;
 

@@ -89,7 +89,7 @@ static inline void cs_scoped_span_end_(int* open) {
 #else /* recording compiled out */
 
 #define CS_ACTIVE() 0
-#define CS_STR(literal) ((unsigned)0)
+#define CS_STR(literal) 0u
 #define CS_SPAN_BEGIN(category, literal) ((void)0)
 #define CS_SPAN_END() ((void)0)
 #define CS_STEP(step) ((void)0)
