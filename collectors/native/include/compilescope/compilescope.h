@@ -73,8 +73,9 @@ typedef uint64_t cs_lookup;
  *                then starts its own recorder process. NULL = use $COMPILESCOPE_OUTPUT; if that is
  *                unset too and no launcher is present, recording stays off (no warning).
  * Returns 1 when recording, 0 when not (the reason was printed once on stderr if it is a failure).
- * Under `compilescope record` (COMPILESCOPE_SOCKET set) the library starts itself when loaded, so
- * children started with fork or exec are recorded without calling this. */
+ * Under `compilescope record` (COMPILESCOPE_SOCKET set) it joins that recorder; an exec'd child that
+ * calls cs_start joins the same trace as its own session, and a fork()ed child of a recording process
+ * is recorded as its own session without calling it again. */
 CS_API int cs_start(const char* runtime, const char* output_path);
 
 /* Flushes every thread's buffer, tells the recorder that this session ended normally (sessions.end_ns)
