@@ -129,6 +129,7 @@ void flushLocked(Global& g) {
     }
     const bool up = g.linkUp.load(std::memory_order_relaxed) && g.fd >= 0;
     if (up) stageDefinitions(g);
+    std::vector<std::pair<ThreadBuffer*, std::uint64_t>> releases;
     for (std::size_t i = 0; i < buffers.size(); ++i) {
         ThreadBuffer* b = buffers[i];
         std::uint64_t pos = b->ring.readPos();
@@ -161,7 +162,7 @@ void flushLocked(Global& g) {
             pos += n;
             if (g.out.size() >= (1u << 20)) sendStaged(g);
         }
-        b->ring.release(end);
+        releases.emplace_back(b, end);
         if (dropped != b->droppedSent) {
             stageDrops(g, dropped - b->droppedSent, 0);
             b->droppedSent = dropped;
@@ -173,6 +174,9 @@ void flushLocked(Global& g) {
         g.reentrantSent = reentrant;
     }
     if (up) sendStaged(g);
+    // Ring space is given back only once its bytes are in the socket: a kill -9 loses at most what
+    // the rings hold, never a half-sent staging buffer.
+    for (auto& [b, end] : releases) b->ring.release(end);
     // Free the buffers of threads that have exited and whose last bytes are now out.
     std::lock_guard<std::mutex> lock(g.registryMutex);
     for (std::size_t i = 0; i < buffers.size(); ++i) {
