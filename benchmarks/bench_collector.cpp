@@ -15,6 +15,8 @@
 #include <compilescope/compilescope.h>
 #include <compilescope/compilescope_macros.h>
 
+#include "raw_sqlite_spans.h"
+
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
 
@@ -122,29 +124,7 @@ BENCHMARK(BM_EndToEndIngest)->Unit(benchmark::kMillisecond)->UseRealTime()->Iter
 
 void BM_RawSqliteInsert(benchmark::State& state) {
     const std::string path = tmpPath("bench-collector-raw.db");
-    for (auto _ : state) {
-        removeTrace(path);
-        sqlite3* db = nullptr;
-        sqlite3_open(path.c_str(), &db);
-        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE spans (id INTEGER PRIMARY "
-                         "KEY, track_id INTEGER NOT NULL, start_ns INTEGER NOT NULL, dur_ns INTEGER, category INTEGER "
-                         "NOT NULL, name_sid INTEGER) STRICT; BEGIN", nullptr, nullptr, nullptr);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "INSERT INTO spans VALUES (?,?,?,?,?,?)", -1, &st, nullptr);
-        for (std::int64_t i = 0; i < kIngestEvents; ++i) {
-            sqlite3_bind_int64(st, 1, i + 1);
-            sqlite3_bind_int64(st, 2, 1);
-            sqlite3_bind_int64(st, 3, 1000000 + i * 37);
-            sqlite3_bind_int64(st, 4, 100);
-            sqlite3_bind_int64(st, 5, CS_CAT_COMPILE);
-            sqlite3_bind_int64(st, 6, 1);
-            sqlite3_step(st);
-            sqlite3_reset(st);
-        }
-        sqlite3_finalize(st);
-        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-        sqlite3_close(db);
-    }
+    for (auto _ : state) cs::bench::insertRawSpans(path, kIngestEvents);
     state.SetItemsProcessed(state.iterations() * kIngestEvents);
     removeTrace(path);
 }
