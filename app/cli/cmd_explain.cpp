@@ -35,10 +35,10 @@ int runExplain(const std::vector<std::string>& args, CommandIo& io) {
     }
     if (!a->attribution.hitsAcrossChanges.empty()) {
         out << "hits across a change of a field that is not in the key:\n";
-        for (const auto& h : a->attribution.hitsAcrossChanges) {
-            out << "  hit " << lookupLabel(facts, h.lookup) << " (vs lookup #" << facts.lookups[h.previous].id << ")\n";
-            for (const auto& c : h.unkeyed) out << "    " << engine::roleName(c.role) << " " << c.text() << "\n";
-        }
+        for (const auto& h : a->attribution.hitsAcrossChanges)
+            out << "  " << facts.str(facts.lookups[h.lookup].program) << ": " << engine::roleName(h.first.role) << " "
+                << h.first.name << " changed across " << h.hits << " hit(s); first at " << lookupLabel(facts, h.lookup)
+                << ": " << h.first.before << " -> " << h.first.after << "\n";
     }
     for (const auto& ev : a->replay.poisonEvents)
         out << "closure guard at " << lookupLabel(facts, ev.atLookup) << ":\n  " << ev.message << "\n";

@@ -44,11 +44,15 @@ int runWhatIf(const std::vector<std::string>& args, CommandIo& io) {
         << ")\n";
     out << "  compile time: " << util::formatDuration(r.nsSaved >= 0 ? r.nsSaved : -r.nsSaved)
         << (r.nsSaved >= 0 ? " saved" : " lost") << "\n";
-    for (const auto& f : r.flips) {
+    // Every flip up to a screenful; the totals above cover the rest.
+    constexpr size_t kShown = 40;
+    for (size_t k = 0; k < r.flips.size() && k < kShown; ++k) {
+        const auto& f = r.flips[k];
         out << "  " << lookupLabel(a->facts, f.lookup) << ": " << (f.nowHit ? "miss -> hit, saves " : "hit -> miss, costs ")
             << util::formatDuration(f.costNs) << (f.estimated ? " (program mean)" : "")
             << (f.unsafe ? "  UNSAFE: would serve a program of another graph" : "") << "\n";
     }
+    if (r.flips.size() > kShown) out << "  ... " << r.flips.size() - kShown << " more lookup(s) change verdict\n";
     if (r.unsafeHits)
         out << "  unsafe: " << r.unsafeHits
             << " new hit(s) would serve a program compiled for a different graph; the component shapes the program\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace cs::engine {
 
@@ -59,23 +60,66 @@ std::string joinChanges(const std::vector<ComponentChange>& changes) {
 }
 }  // namespace
 
+namespace {
+struct GroupHash {
+    size_t operator()(const std::tuple<std::int64_t, Sid, Sid>& g) const noexcept {
+        auto [a, b, c] = g;
+        std::uint64_t h = static_cast<std::uint64_t>(a) * 0x9e3779b97f4a7c15ull;
+        h = (h ^ static_cast<std::uint64_t>(b)) * 0xff51afd7ed558ccdull;
+        h = (h ^ static_cast<std::uint64_t>(c)) * 0xc4ceb9fe1a85ec53ull;
+        return static_cast<size_t>(h ^ (h >> 29));
+    }
+};
+
+// Counts the not-in-key components of hit `i` that differ from `prev`. The fast path compares digests
+// position by position (same layout, the usual case) and builds text only for a first occurrence.
+void noteHitAcrossChange(const CacheFacts& facts, const Lookup& prev, const Lookup& l, size_t i, size_t p,
+                         const KeyRule& rule, std::map<std::tuple<std::int64_t, Sid, Sid, Sid>, size_t>& index,
+                         std::vector<HitAcrossChange>& out) {
+    auto note = [&](const KeyComponent* before, const KeyComponent& after) {
+        auto [it, fresh] = index.emplace(std::make_tuple(l.sessionId, l.cache, l.program, after.name), out.size());
+        if (fresh) {
+            ComponentChange c{.name = facts.str(after.name), .role = after.role,
+                              .before = before ? componentValue(facts, *before) : "(absent)",
+                              .after = componentValue(facts, after), .inKey = false};
+            out.push_back({.lookup = i, .previous = p, .first = std::move(c)});
+        }
+        ++out[it->second].hits;
+    };
+    bool sameLayout = prev.components.size() == l.components.size();
+    for (size_t k = 0; sameLayout && k < l.components.size(); ++k) sameLayout = prev.components[k].name == l.components[k].name;
+    if (sameLayout) {
+        for (size_t k = 0; k < l.components.size(); ++k)
+            if (l.components[k].digest != prev.components[k].digest && !componentInKey(facts, l.components[k], rule))
+                note(&prev.components[k], l.components[k]);
+        return;
+    }
+    for (const auto& a : l.components) {
+        if (componentInKey(facts, a, rule)) continue;
+        auto it = std::find_if(prev.components.begin(), prev.components.end(),
+                               [&](const KeyComponent& b) { return b.name == a.name; });
+        if (it == prev.components.end() || it->digest != a.digest) note(it == prev.components.end() ? nullptr : &*it, a);
+    }
+}
+}  // namespace
+
 Attribution attributeMisses(const CacheFacts& facts, const ReplayResult& replay, const KeyRule& rule) {
     Attribution result;
     // Earlier entries per (session, cache, program), in compile order; and the last lookup per program.
-    std::map<std::tuple<std::int64_t, Sid, Sid>, std::vector<std::int32_t>> entriesOf;
-    std::map<std::tuple<std::int64_t, Sid, Sid>, size_t> lastLookup;
+    std::unordered_map<std::tuple<std::int64_t, Sid, Sid>, std::vector<std::int32_t>, GroupHash> entriesOf;
+    std::unordered_map<std::tuple<std::int64_t, Sid, Sid>, size_t, GroupHash> lastLookup;
+    std::map<std::tuple<std::int64_t, Sid, Sid, Sid>, size_t> hitIndex;
     for (size_t i = 0; i < facts.lookups.size(); ++i) {
         const auto& l = facts.lookups[i];
         const auto& o = replay.outcomes[i];
         auto group = std::make_tuple(l.sessionId, l.cache, l.program);
         if (o.hit) {
-            auto prev = lastLookup.find(group);
-            if (prev != lastLookup.end()) {
-                std::vector<ComponentChange> keyed, unkeyed;
-                diffComponents(facts, facts.lookups[prev->second], l, rule, keyed, unkeyed);
-                if (!unkeyed.empty()) result.hitsAcrossChanges.push_back({i, prev->second, std::move(unkeyed)});
+            auto [prev, fresh] = lastLookup.emplace(group, i);
+            if (!fresh) {
+                noteHitAcrossChange(facts, facts.lookups[prev->second], l, i, prev->second, rule, hitIndex,
+                                    result.hitsAcrossChanges);
+                prev->second = i;
             }
-            lastLookup[group] = i;
             continue;
         }
         MissExplanation m{.lookup = i, .entry = o.entry, .after = valuesOf(facts, l, rule)};

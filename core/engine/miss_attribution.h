@@ -59,11 +59,14 @@ struct MissExplanation {
     std::string reason{};                    // one line
 };
 
-// A hit although a Device or Host component changed since the previous lookup of the program.
+// Hits although a component that is not in the key (Device, Host) changed since the previous lookup
+// of the program: one record per (process, program, component), so a learning rate scheduled every
+// step is one line with a count, not a line per step.
 struct HitAcrossChange {
-    size_t lookup = 0;
-    size_t previous = 0;
-    std::vector<ComponentChange> unkeyed{};
+    size_t lookup = 0;    // the first such hit
+    size_t previous = 0;  // the lookup it is compared with
+    ComponentChange first{};  // the first change seen
+    std::int64_t hits = 0;    // hits across a change of this component
 };
 
 struct Attribution {
