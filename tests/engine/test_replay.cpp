@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
 #include <filesystem>
 
 using cs::test::runCli;
@@ -285,4 +287,47 @@ TEST(Findings, NoCacheLookupsNoCacheFindings) {
     auto r = runCli({"findings", path});
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out, "findings empty.cstrace: 0\n");
+}
+
+TEST(CacheFacts, HostileCodesAndIdsAreHarmless) {
+    cs::test::TempDir dir;
+    auto path = build(dir, kTrainOnly);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    // A string id near INT64_MAX, a verdict code no format version defines, a method event likewise.
+    const char* sql =
+        "UPDATE key_components SET value_sid = 9000000000000000000, digest_sid = 9000000000000000000 "
+        "WHERE lookup_id = 3 AND ordinal = 0;"
+        "INSERT INTO strings VALUES (9000000000000000000, '256x64');"
+        "UPDATE cache_lookups SET verdict = 7 WHERE id = 4;"
+        "INSERT INTO methods (session_id, event, method_sid, world) VALUES (1, 42, 1, 5);";
+    char* err = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_close(db);
+    auto a = analyse(path);
+    EXPECT_EQ(a->facts.lookups[3].verdict, CS_VERDICT_UNKNOWN);
+    EXPECT_TRUE(a->facts.methods.empty());
+    ASSERT_EQ(a->attribution.misses.size(), 3u);
+    EXPECT_EQ(a->attribution.misses[2].reason, "shape of arg 2: 128x64 -> 256x64");
+    auto r = runCli({"check", path});
+    EXPECT_EQ(r.status, 1) << r.out;
+}
+
+TEST(RankDivergence, FindingNamesTheRankAndItsCompile) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, kTrainOnly, "r0"));
+    auto c = analyse(build(dir, kShapeChange, "r1"));
+    auto d = cs::engine::compareRanks({{"r0", &a->facts, &a->replay}, {"r1", &c->facts, &c->replay}});
+    auto findings = cs::engine::rankDivergenceFindings(d);
+    ASSERT_FALSE(findings.empty());
+    bool found = false;
+    for (const auto& f : findings)
+        if (f.title.find("shape of arg 2=100x64") != std::string::npos) {
+            found = true;
+            EXPECT_EQ(f.costNs, 496000000000);
+            ASSERT_EQ(f.evidence.size(), 1u);
+            EXPECT_EQ(f.evidence[0].rowId, 3);
+            EXPECT_EQ(f.evidence[0].note, "in r1");
+        }
+    EXPECT_TRUE(found);
 }
