@@ -42,6 +42,7 @@ RankDivergence compareRanks(const std::vector<RankTrace>& ranks) {
             if (l.step) missRanks[{r.facts->str(l.program), *l.step}].insert(r.label);
         }
     }
+    // A key every rank compiled is agreement; anything else names who paid and who did not.
     for (const auto& [key, have] : keyRanks) {
         if (have.size() == ranks.size()) continue;
         RankProgramDivergence p{.key = key, .compiles = keyCompiles[key]};
