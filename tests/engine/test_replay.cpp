@@ -331,3 +331,14 @@ TEST(RankDivergence, FindingNamesTheRankAndItsCompile) {
         }
     EXPECT_TRUE(found);
 }
+
+TEST(Cli, HelpListsTheCacheCommands) {
+    auto r = runCli({"--help"});
+    ASSERT_EQ(r.status, 0);
+    for (auto c : {"check", "explain", "whatif", "findings"}) EXPECT_NE(r.out.find(c), std::string::npos) << c;
+    auto u = runCli({"explain"});
+    EXPECT_EQ(u.status, 2);
+    EXPECT_NE(u.err.find("expected exactly one TRACE argument"), std::string::npos);
+    EXPECT_EQ(runCli({"whatif", "t.cstrace"}).status, 2);  // no rule given
+    EXPECT_EQ(runCli({"findings", "--yaml", "t.cstrace"}).status, 2);
+}
