@@ -7,6 +7,9 @@ const std::vector<Command>& commands() {
         infoCommand(),
         sqlCommand(),
         importCommand(),
+        modulesCommand(),
+        measureCommand(),
+        compareCommand(),
     };
     return all;
 }

@@ -1,4 +1,5 @@
 #include "all_findings.h"
+#include "warp_diagnosis.h"
 
 namespace cs::engine {
 
@@ -9,6 +10,7 @@ std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
     };
     // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...):
     //   append(analyseSomething(reader));
+    append(warp::analyseWarpModules(reader));
     (void)append;
     (void)reader;
     return all;
