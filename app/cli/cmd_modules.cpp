@@ -76,7 +76,7 @@ int runModules(const std::vector<std::string>& args, CommandIo& io) {
             out << "  " << m->name << " " << m->identities[d.from].hash << " -> " << m->identities[d.to].hash << ":";
             for (const auto& c : d.changes) {
                 out << " " << engine::warp::changeKindName(c.kind) << " " << c.subject;
-                if (!c.before.empty() || !c.after.empty()) out << " (" << c.before << " -> " << c.after << ")";
+                if (!c.before.empty() && !c.after.empty()) out << " (" << c.before << " -> " << c.after << ")";
                 out << ";";
             }
             out << "\n";

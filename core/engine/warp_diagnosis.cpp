@@ -122,6 +122,13 @@ MechanismText churnText(const std::string& kind) {
             "register generic overloads before it."};
 }
 
+// "warp.kernel_changed_after_load" -> "kernel changed after load"
+std::string readable(std::string kind) {
+    kind = kind.substr(kind.find('.') + 1);
+    std::replace(kind.begin(), kind.end(), '_', ' ');
+    return kind;
+}
+
 void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
     std::map<std::string, Finding> byKind;
     for (const auto& d : m.diffs) {
@@ -150,7 +157,7 @@ void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
         for (const auto& d : m.diffs)
             if (diffMechanism(d) == kind) hashes.insert(m.identities[d.from].hash), hashes.insert(m.identities[d.to].hash);
         f.title = "module " + m.name + " built under " + std::to_string(hashes.size()) + " hashes (" +
-                  (kind == "warp.identity_churn" ? std::string("identity churn") : kind.substr(5)) + ")";
+                  readable(kind) + ")";
         setRange(f, m);
         out.push_back(std::move(f));
     }

@@ -23,7 +23,8 @@ struct Banner {
 
 // Banner items, every release: "Warp 1.9.1 initialized:" (or "Warp initialized:" before 0.6),
 // "CUDA Toolkit 12.8, Driver 12.9" (0.9-1.0: "CUDA Toolkit: 11.5, Driver: 12.0"), "Devices:",
-// `"cuda:0"   : "NVIDIA H100" (80 GiB, sm_90, mempool enabled)`, "Kernel cache:" + path on the next
+// `"cuda:0"   : "NVIDIA H100" (80 GiB, sm_90, mempool enabled)` (0.9: `"cuda:0" | NVIDIA H100 (sm_90)`),
+// "Kernel cache:" + path on the next
 // line (older: on the same line). Returns false when the line is not part of the banner.
 bool bannerLine(std::string_view body, Banner& b) {
     if (startsWith(body, "Warp ") && body.size() > 13 && body.substr(body.size() - 13) == " initialized:") {
@@ -68,7 +69,8 @@ bool bannerLine(std::string_view body, Banner& b) {
     }
     if (startsWith(body, "\"")) {
         auto close = body.find('"', 1);
-        auto colon = body.find(':', close == std::string_view::npos ? 0 : close);
+        // `"cuda:0"   : "<name>" (...)`; before 1.0 `"cuda:0" | <name> (sm_86)`
+        auto colon = body.find_first_of(":|", close == std::string_view::npos ? 0 : close);
         if (close != std::string_view::npos && colon != std::string_view::npos) {
             b.args.emplace_back("device " + std::string(body.substr(1, close - 1)), std::string(trim(body.substr(colon + 1))));
             return true;
