@@ -198,8 +198,18 @@ void printComparison(const CompareResult& r, const std::vector<LedgerRow>& ledge
 
     if (!ledger.empty()) {
         out << "\nLedger\n| Option | Measured | Why not taken | To take it |\n| --- | ---: | --- | --- |\n";
+        // A '|' inside a cell would split it: escape it as Markdown does.
+        auto cell = [](const std::string& s) {
+            std::string o;
+            for (char ch : s) {
+                if (ch == '|') o += '\\';
+                o += ch == '\n' ? ' ' : ch;
+            }
+            return o;
+        };
         for (const auto& row : ledger)
-            out << "| " << row.option << " | " << row.measured << " | " << row.whyNotTaken << " | " << row.toTakeIt << " |\n";
+            out << "| " << cell(row.option) << " | " << cell(row.measured) << " | " << cell(row.whyNotTaken) << " | "
+                << cell(row.toTakeIt) << " |\n";
     }
 }
 

@@ -227,3 +227,72 @@ TEST(WarpCompare, UnreadableReports) {
     EXPECT_EQ(cut.status, 2);
     EXPECT_NE(cut.err.find("not valid JSON"), std::string::npos) << cut.err;
 }
+
+// The sitecustomize that measure injects for Python commands: it must keep a sitecustomize the
+// environment already had, leave programs that never import warp alone, and, once `warp` is
+// imported, turn on its verbose timers and record launches. Where Warp itself is installed the
+// instrumentation runs against it; here a package with Warp's public surface (warp.config.verbose,
+// warp.launch(kernel, dim, inputs, outputs, ..., device, ..., block_dim)) stands in for the import.
+TEST(WarpMeasure, InjectedSitecustomizeRecordsLaunches) {
+    const char* python = "/usr/bin/python3";
+    if (!fs::exists(python)) GTEST_SKIP() << python << " not installed; the Python injection cannot run";
+    cs::test::TempDir tmp;
+    auto pkgs = tmp.path() / "pkgs";
+    fs::create_directories(pkgs / "warp");
+    cs::test::writeFile((pkgs / "warp" / "config.py").string(), "verbose = False\n");
+    cs::test::writeFile((pkgs / "warp" / "__init__.py").string(),
+                        "from . import config\n"
+                        "def launch(kernel, dim, inputs=None, outputs=None, adj_inputs=None, adj_outputs=None,\n"
+                        "           device=None, stream=None, adjoint=False, record_tape=True, record_cmd=False,\n"
+                        "           max_blocks=0, block_dim=256):\n"
+                        "    if config.verbose:\n"
+                        "        print('    Compile CUDA (arch=86, mode=release, block_dim=256) took 5.00 ms')\n"
+                        "    print(\"Module app 1a2b3c4 load on device 'cuda:0' (block_dim=256) took 7.00 ms  (compiled)\")\n");
+    cs::test::writeFile((pkgs / "sitecustomize.py").string(),
+                        "import os\nopen(os.environ['CS_TEST_MARK'], 'a').write('previous sitecustomize ran\\n')\n");
+    auto app = tmp.file("app.py");
+    cs::test::writeFile(app, "import warp\n"
+                             "class Kernel:\n    key = 'scale'\n"
+                             "class Array:\n    dtype = float\n    device = 'cuda:0'\n"
+                             "warp.launch(Kernel(), (8, 4), inputs=[Array()], block_dim=128)\n"
+                             "warp.launch(Kernel(), 16, [Array()], [], device='cuda:0')\n");
+    auto mark = tmp.file("mark.txt");
+    ScopedEnv pp("PYTHONPATH", pkgs.string()), m("CS_TEST_MARK", mark);
+    auto json = tmp.file("py.json");
+    auto res = runCli({"measure", "--samples", "1", "--json", json, "--", python, app});
+    ASSERT_EQ(res.status, 0) << res.err << res.out;
+    EXPECT_EQ(cs::test::readFile(mark), "previous sitecustomize ran\nprevious sitecustomize ran\n");  // cold + warm
+    auto report = cs::util::parseJson(cs::test::readFile(json));
+    EXPECT_EQ(report.get("native_compile_ms_median")->num, 10.0) << "verbose timers were not switched on";
+    const auto& launches = report.get("launches")->items;
+    ASSERT_EQ(launches.size(), 2u);
+    EXPECT_EQ(launches[0].get("kernel")->str, "scale");
+    EXPECT_EQ(launches[0].get("dim")->items.size(), 2u);
+    EXPECT_EQ(launches[0].get("device")->str, "cuda:0");  // taken from the input array
+    EXPECT_EQ(launches[0].get("block_dim")->num, 128);
+    EXPECT_EQ(launches[0].get("dtypes")->items.at(0).str, "float");
+    EXPECT_EQ(launches[1].get("dim")->items.at(0).num, 16);
+
+    // A Python program that never imports warp runs untouched.
+    auto plain = runCli({"measure", "--samples", "1", "--", python, "-c", "print('hello')"});
+    EXPECT_EQ(plain.status, 0) << plain.err;
+    EXPECT_NE(plain.out.find("No modules were compiled"), std::string::npos) << plain.out;
+}
+
+TEST(WarpMeasure, RealWarp) {
+    int rc = std::system("/usr/bin/python3 -c 'import warp' > /dev/null 2>&1");
+    if (rc != 0) GTEST_SKIP() << "the warp Python package is not importable here (no Warp, no GPU); real-Warp measure skipped";
+    cs::test::TempDir tmp;
+    auto app = tmp.file("app.py");
+    cs::test::writeFile(app, "import warp as wp\n"
+                             "@wp.kernel\ndef scale(a: wp.array(dtype=float)):\n    a[wp.tid()] = 2.0 * a[wp.tid()]\n"
+                             "a = wp.ones(16, dtype=float, device='cpu')\n"
+                             "wp.launch(scale, 16, inputs=[a], device='cpu')\n");
+    auto json = tmp.file("real.json");
+    auto res = runCli({"measure", "--samples", "1", "--json", json, "--", "/usr/bin/python3", app});
+    ASSERT_EQ(res.status, 0) << res.err << res.out;
+    auto report = cs::util::parseJson(cs::test::readFile(json));
+    EXPECT_GE(report.get("compiled_events")->num, 1);
+    EXPECT_EQ(report.get("launches")->items.size(), 1u);
+    EXPECT_GT(report.get("native_compile_ms_median")->num, 0);
+}
