@@ -10,6 +10,9 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <iterator>
+#include <random>
+
 using cs::test::runCli;
 using cs::test::scalar;
 
@@ -222,4 +225,24 @@ TEST(WarpLogImport, SniffedAmongOtherFormats) {
     auto res = runCli({"import", log, "-o", out});
     ASSERT_EQ(res.status, 0) << res.err;
     EXPECT_NE(res.out.find("warp-log, 1 records"), std::string::npos) << res.out;
+}
+
+// Untrusted input: lines cut and spliced from real records at random must never crash the parser,
+// and whatever it accepts must be a well-formed load.
+TEST(WarpLogImport, RandomSplicesNeverCrash) {
+    const std::string pieces[] = {"Module ", "app.x ", "1a2b3c4 ", "load on device '", "cuda:0", "' ", "(block_dim=",
+                                  "256) ", "took ", "12.5", " ms", "  (compiled)", "(cached)", "\x1b[31m", "\r", "    ",
+                                  "Compile CUDA (arch=", "Compile x86 ", "...", "[Module.load] Module hash changed, recompiling: ",
+                                  "(", " -> ", ")", "'", "Warp 1.0 initialized:", "\xff\xfe", "9999999999999999999999"};
+    std::mt19937 rng(12345);
+    std::string log;
+    for (int line = 0; line < 5000; ++line) {
+        int n = 1 + static_cast<int>(rng() % 12);
+        for (int i = 0; i < n; ++i) log += pieces[rng() % std::size(pieces)];
+        log += '\n';
+    }
+    auto im = importLog(log);
+    auto& r = *im->reader;
+    EXPECT_EQ(scalar(r, "SELECT count(*) FROM module_loads WHERE dur_ns < 0 OR name_sid IS NULL"), 0);
+    EXPECT_GE(scalar(r, "SELECT count(*) FROM module_loads"), 0);
 }
