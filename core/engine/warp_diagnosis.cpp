@@ -447,6 +447,34 @@ void linkFindings(const ModuleSummary& m, std::vector<Finding>& out) {
         return;
     }
 }
+// CS-8: a module loaded on the CPU, then a launch could not find its kernel in it. Concurrent first
+// loads that target the CPU race the native JIT and can lose kernels; retries do not make them safe.
+void lookupRaceFinding(const ModuleReport& r, std::int64_t session, std::vector<Finding>& out) {
+    Finding f;
+    for (const auto& lf : r.lookupFailures) {
+        if (lf.sessionId != session || (lf.device != "cpu" && !lf.device.empty())) continue;
+        auto m = std::find_if(r.modules.begin(), r.modules.end(), [&](const ModuleSummary& s) {
+            return s.sessionId == session && s.name == lf.module;
+        });
+        if (m == r.modules.end()) continue;  // the module never loaded: a different problem
+        if (f.evidence.empty()) f.evidence.push_back(loadEvidence(*m, m->loads.front().id, "module loaded"));
+        f.evidence.push_back({"spans", lf.spanId,
+                              "Failed to find " + lf.mode + " kernel '" + lf.kernel + "' from module '" + lf.module +
+                                  "' for device '" + lf.device + "'" + (lf.origin.empty() ? "" : " (" + lf.origin + ")")});
+    }
+    if (f.evidence.empty()) return;
+    f.kind = "warp.cpu_load_race";
+    f.severity = Severity::Error;
+    f.sessionId = session;
+    f.title = "kernels missing from CPU modules that loaded (concurrent first CPU load)";
+    f.mechanism = "A module loaded on the CPU, then a launch found no kernel in it. Concurrent first loads that "
+                  "target the CPU race Warp's native JIT and can lose kernels; this is a correctness problem, not "
+                  "a cost, and retries do not make it safe.";
+    f.fix = "Keep max_workers <= 1 (wp.force_load / wp.load_module / warp.config.load_module_max_workers) for every "
+            "load that can target the CPU, including device=None and mixed device lists; parallel loading is safe "
+            "for CUDA-only loads.";
+    out.push_back(std::move(f));
+}
 }  // namespace
 
 std::vector<Finding> diagnoseModules(const ModuleReport& report) {
@@ -459,10 +487,12 @@ std::vector<Finding> diagnoseModules(const ModuleReport& report) {
     reuseFindings(report, out);
     std::set<std::int64_t> sessions(report.sessions.begin(), report.sessions.end());
     for (const auto& [s, c] : report.counters) sessions.insert(s);
+    for (const auto& lf : report.lookupFailures) sessions.insert(lf.sessionId);
     for (auto s : sessions) {
         smallModuleFindings(report, s, out);
         overlapFinding(report, s, out);
         probeFindings(report, s, out);
+        lookupRaceFinding(report, s, out);
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const Finding& a, const Finding& b) { return a.costNs.value_or(0) > b.costNs.value_or(0); });

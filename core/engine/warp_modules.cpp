@@ -177,6 +177,28 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                      auto text = [&](int i) { return std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, i))); };
                      r.counters[sqlite3_column_int64(st, 0)][text(1) + "/" + text(2)] = sqlite3_column_int64(st, 3);
                  });
+    reader.query("SELECT sp.id, t.session_id, n.str FROM spans sp JOIN tracks t ON t.id = sp.track_id "
+                 "JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_LAUNCH) +
+                     " AND n.str LIKE 'Failed to find % kernel' ORDER BY sp.id",
+                 [&](sqlite3_stmt* st) {
+                     std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 2));
+                     r.lookupFailures.push_back({.spanId = sqlite3_column_int64(st, 0),
+                                                 .sessionId = sqlite3_column_int64(st, 1),
+                                                 .mode = name.substr(15, name.size() - 22)});
+                 });
+    for (auto& f : r.lookupFailures) {
+        reader.query("SELECT k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = " +
+                         std::to_string(f.spanId),
+                     [&](sqlite3_stmt* st) {
+                         std::string key = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+                         auto v = sqlite3_column_text(st, 1);
+                         std::string value = v ? reinterpret_cast<const char*>(v) : "";
+                         if (key == "module") f.module = value;
+                         else if (key == "kernel") f.kernel = value;
+                         else if (key == "device") f.device = value;
+                         else if (key == "origin") f.origin = value;
+                     });
+    }
     return r;
 }
 

@@ -77,11 +77,18 @@ struct ModuleSummary {
     std::vector<std::int64_t> blockDims{};     // distinct, sorted
 };
 
+// A launch that found no kernel in a module that loaded ("Failed to find forward kernel ...").
+struct LookupFailure {
+    std::int64_t spanId = 0, sessionId = 0;
+    std::string mode{}, module{}, kernel{}, device{}, origin{};
+};
+
 struct ModuleReport {
     std::vector<ModuleSummary> modules;  // by session, then first appearance
     std::vector<std::int64_t> sessions;  // sessions that loaded modules, ascending
     // Counters of the Warp importers, per session: scope "warp.probe" / "warp.log" -> name -> value.
     std::map<std::int64_t, std::map<std::string, std::int64_t>> counters;
+    std::vector<LookupFailure> lookupFailures{};
     std::int64_t loadCount = 0;
 };
 

@@ -152,6 +152,16 @@ ImportSummary WarpLogImporter::run(std::istream& in, ImportContext& ctx) const {
             openEntries[entryKey(l)] = clock;
             break;
         case LineKind::Compile: pendingCompiles.push_back(std::move(l)); break;
+        case LineKind::KernelLookupFailed: {
+            auto span = w.addSpan({.trackId = track, .startNs = clock, .durNs = 0, .category = CS_CAT_LAUNCH,
+                                   .name = w.intern("Failed to find " + l.mode + " kernel")});
+            w.addSpanArg(span, w.intern("module"), std::string_view(l.name));
+            w.addSpanArg(span, w.intern("kernel"), std::string_view(l.kernel));
+            w.addSpanArg(span, w.intern("device"), std::string_view(l.device));
+            w.addSpanArg(span, w.intern("origin"), std::string_view(ctx.sourceName + ":" + std::to_string(lineNo)));
+            ++summary.records;
+            break;
+        }
         case LineKind::KernelHashChanged:
             pendingKernelChanges.push_back({l.name, l.oldHash, l.hash, l.generic});
             break;

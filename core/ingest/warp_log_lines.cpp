@@ -164,6 +164,27 @@ bool parseHashChange(std::string_view s, WarpLine& w) {
     w.hash = std::string(inner.substr(arrow + 4));
     return !w.name.empty();
 }
+// "Failed to find <mode> kernel '<key>' from module '<name>' for device '<dev>'" anywhere in the line.
+bool parseLookupFailure(std::string_view s, WarpLine& w) {
+    auto at = s.find("Failed to find ");
+    if (at == std::string_view::npos) return false;
+    s.remove_prefix(at + 15);
+    auto quoted = [&](std::string_view prefix, std::string& out) {
+        auto p = s.find(prefix);
+        if (p == std::string_view::npos) return false;
+        s.remove_prefix(p + prefix.size());
+        auto q = s.find('\'');
+        if (q == std::string_view::npos) return false;
+        out = std::string(s.substr(0, q));
+        s.remove_prefix(q + 1);
+        return true;
+    };
+    auto sp = s.find(' ');
+    if (sp == std::string_view::npos || s.substr(sp, 9) != " kernel '") return false;
+    w.mode = std::string(s.substr(0, sp));
+    return quoted(" kernel '", w.kernel) && quoted(" from module '", w.name) && quoted(" for device '", w.device) &&
+           !w.name.empty();
+}
 }  // namespace
 
 WarpLine parseWarpLine(std::string_view raw) {
@@ -202,6 +223,11 @@ WarpLine parseWarpLine(std::string_view raw) {
         w.kind = kind;
         w.generic = generic;
         return w;
+    }
+
+    if (WarpLine f; parseLookupFailure(body, f)) {
+        f.kind = LineKind::KernelLookupFailed;
+        return f;
     }
 
     // A Module record may start the line (after indentation) or be glued after other output. Try

@@ -17,6 +17,9 @@
 // whether loads ran one at a time or overlapped. Debug level adds two hash-change lines:
 //   [ModuleHasher] Kernel hash changed: <key> (<old8> -> <new8>)      ("Generic kernel hash changed" too)
 //   [Module.load] Module hash changed, recompiling: <name> (<old8> -> <new8>)
+// A kernel missing from a module that did load (the concurrent CPU first-load race, seed 002 CS-8)
+// surfaces as the RuntimeError text of warp.launch:
+//   Failed to find forward kernel '<key>' from module '<name>' for device '<dev>'   (also "backward")
 // Lines may carry ANSI colour codes, CRLF endings, leading spaces, or arrive glued after other output
 // on the same line (a progress bar without a newline); all of that is tolerated here.
 #pragma once
@@ -38,6 +41,7 @@ enum class LineKind {
     Compile,          // a finished Compile x86 / Compile CUDA timer
     KernelHashChanged,
     ModuleHashChanged,
+    KernelLookupFailed,  // "Failed to find forward|backward kernel 'K' from module 'M' for device 'D'"
 };
 
 struct WarpLine {
@@ -53,6 +57,8 @@ struct WarpLine {
     // Compile
     std::string compiler;  // "x86" or "CUDA"
     std::string arch, mode;
+    // KernelLookupFailed: `name` = module, `kernel` = kernel key, `device`, `mode` = forward|backward
+    std::string kernel;
     // Kernel/ModuleHashChanged: the key and the old and new 8-hex hashes
     std::string oldHash;
     bool generic = false;

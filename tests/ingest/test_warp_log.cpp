@@ -201,6 +201,27 @@ TEST(WarpLogImport, DebugMarkersAndHashChanges) {
     EXPECT_EQ(scalar(r, hashesOf("a.x")), 2);
 }
 
+// warp.launch's RuntimeError for a kernel missing from a loaded module (the CS-8 signal).
+TEST(WarpLogImport, KernelLookupFailures) {
+    auto im = importLog("Module app.k 1a2b3c4 load on device 'cpu' took 5.00 ms  (compiled)\n"
+                        "RuntimeError: Failed to find forward kernel 'scale' from module 'app.k' for device 'cpu'\n"
+                        "RuntimeError: Failed to find backward kernel 'make__locals__f' from module 'app.k' for device 'cuda:1'\n"
+                        "Failed to find a kernel named 'g' in module app.k\n");
+    auto& r = *im->reader;
+    EXPECT_EQ(scalar(r, "SELECT count(*) FROM spans WHERE category=4"), 2);
+    auto arg = [&](int span, const std::string& key) {
+        return cs::test::textOf(r, "SELECT a.value FROM span_args a JOIN strings k ON k.id=a.key_sid WHERE a.span_id=" +
+                                       std::to_string(span) + " AND k.str='" + key + "'");
+    };
+    EXPECT_EQ(arg(1, "kernel"), "scale");
+    EXPECT_EQ(arg(1, "module"), "app.k");
+    EXPECT_EQ(arg(2, "device"), "cuda:1");
+    EXPECT_EQ(arg(2, "kernel"), "make__locals__f");
+    EXPECT_EQ(cs::test::textOf(r, "SELECT s.str FROM spans p JOIN strings s ON s.id=p.name_sid WHERE p.id=2"),
+              "Failed to find backward kernel");
+    EXPECT_EQ(r.rowCount("stats"), 0);
+}
+
 TEST(WarpLogImport, MalformedRecordsAreCounted) {
     auto im = importLog("Module ok.a 1111111 load on device 'cuda:0' took 1.00 ms  (compiled)\n"
                         "Module bad.a 2222222 load on device 'cuda:0' (block_dim=zero) took 1.00 ms  (compiled)\n"
