@@ -41,6 +41,12 @@ const char* kCached = "SELECT count(*) FROM module_loads WHERE result=2";
 const char* kMsSum = "SELECT sum(dur_ns) FROM module_loads";
 const char* kIdentities =
     "SELECT count(*) FROM (SELECT DISTINCT name_sid, hash_sid, device_sid, block_dim FROM module_loads)";
+// The value of argument `key` of span `span`.
+std::string spanArg(const cs::trace::TraceReader& r, int span, const std::string& key) {
+    return cs::test::textOf(r, "SELECT a.value FROM span_args a JOIN strings k ON k.id=a.key_sid WHERE a.span_id=" +
+                                   std::to_string(span) + " AND k.str='" + key + "'");
+}
+
 std::string hashesOf(const std::string& name) {
     return "SELECT count(DISTINCT hash_sid) FROM module_loads m JOIN strings s ON s.id=m.name_sid WHERE s.str='" + name + "'";
 }
@@ -141,10 +147,7 @@ TEST(WarpLogImport, InitBanner) {
                         "   Kernel cache: /tmp/kc\n");
     auto& r = *im->reader;
     EXPECT_EQ(scalar(r, "SELECT count(*) FROM spans WHERE category=6"), 2);
-    auto arg = [&](int span, const std::string& key) {
-        return cs::test::textOf(r, "SELECT a.value FROM span_args a JOIN strings k ON k.id=a.key_sid WHERE a.span_id=" +
-                           std::to_string(span) + " AND k.str='" + key + "'");
-    };
+    auto arg = [&](int span, const std::string& key) { return spanArg(r, span, key); };
     EXPECT_EQ(arg(1, "version"), "1.9.1");
     EXPECT_EQ(arg(1, "cuda_toolkit"), "12.8");
     EXPECT_EQ(arg(1, "driver"), "12.9");
@@ -209,10 +212,7 @@ TEST(WarpLogImport, KernelLookupFailures) {
                         "Failed to find a kernel named 'g' in module app.k\n");
     auto& r = *im->reader;
     EXPECT_EQ(scalar(r, "SELECT count(*) FROM spans WHERE category=4"), 2);
-    auto arg = [&](int span, const std::string& key) {
-        return cs::test::textOf(r, "SELECT a.value FROM span_args a JOIN strings k ON k.id=a.key_sid WHERE a.span_id=" +
-                                       std::to_string(span) + " AND k.str='" + key + "'");
-    };
+    auto arg = [&](int span, const std::string& key) { return spanArg(r, span, key); };
     EXPECT_EQ(arg(1, "kernel"), "scale");
     EXPECT_EQ(arg(1, "module"), "app.k");
     EXPECT_EQ(arg(2, "device"), "cuda:1");
