@@ -58,7 +58,10 @@ int runModules(const std::vector<std::string>& args, CommandIo& io) {
     for (auto* m : rows) {
         std::vector<std::string> dims;
         for (auto d : m->blockDims) dims.push_back(std::to_string(d));
-        std::string hashes = m->hashes.size() > 1 ? std::to_string(m->hashes.size()) + ": " + joined(m->hashes) : joined(m->hashes);
+        std::vector<std::string> shortHashes;
+        for (const auto& h : m->hashes) shortHashes.push_back(engine::warp::shortHash(h));
+        std::string hashes = shortHashes.size() > 1 ? std::to_string(shortHashes.size()) + ": " + joined(shortHashes)
+                                                    : joined(shortHashes);
         std::vector<std::string> row = {m->name, joined(m->devices), hashes, joined(dims), std::to_string(m->compiled),
                                         std::to_string(m->cached), std::to_string(m->errors), ms(m->totalNs)};
         if (manySessions) row.insert(row.begin(), std::to_string(m->sessionId));
@@ -73,7 +76,8 @@ int runModules(const std::vector<std::string>& args, CommandIo& io) {
             if (d.changes.empty()) continue;
             if (!anyDiff) out << "\nWhat changed between identities:\n";
             anyDiff = true;
-            out << "  " << m->name << " " << m->identities[d.from].hash << " -> " << m->identities[d.to].hash << ":";
+            out << "  " << m->name << " " << engine::warp::shortHash(m->identities[d.from].hash) << " -> "
+                << engine::warp::shortHash(m->identities[d.to].hash) << ":";
             for (const auto& c : d.changes) {
                 out << " " << engine::warp::changeKindName(c.kind) << " " << c.subject;
                 if (!c.before.empty() && !c.after.empty()) out << " (" << c.before << " -> " << c.after << ")";

@@ -40,7 +40,7 @@ Evidence loadEvidence(const ModuleSummary& m, std::int64_t loadId, const std::st
     const ModuleLoad* l = loadById(m, loadId);
     std::string note = m.name;
     if (l) {
-        note += " " + (l->hash.empty() ? std::string("(no hash)") : l->hash);
+        note += " " + (l->hash.empty() ? std::string("(no hash)") : shortHash(l->hash));
         if (!l->device.empty()) note += " " + l->device;
         if (l->blockDim) note += " block_dim=" + std::to_string(*l->blockDim);
         note += " " + resultName(l->result) + " " + ms(l->durNs.value_or(0));
@@ -150,7 +150,7 @@ void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
         if (f.evidence.empty() && !from.loadIds.empty()) f.evidence.push_back(loadEvidence(m, from.loadIds.front(), "first identity"));
         if (!to.loadIds.empty())
             f.evidence.push_back(loadEvidence(m, to.loadIds.front(),
-                                              "new hash " + from.hash + " -> " + to.hash + (changes.empty() ? "" : ": " + changes)));
+                                              "new hash " + shortHash(from.hash) + " -> " + shortHash(to.hash) + (changes.empty() ? "" : ": " + changes)));
     }
     for (auto& [kind, f] : byKind) {
         std::set<std::string> hashes;

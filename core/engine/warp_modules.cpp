@@ -24,6 +24,8 @@ const char* changeKindName(IdentityChange::Kind k) {
     return "?";
 }
 
+std::string shortHash(const std::string& hash) { return hash.size() > 7 ? hash.substr(0, 7) : hash; }
+
 namespace {
 std::optional<std::int64_t> optInt(sqlite3_stmt* st, int i) {
     if (sqlite3_column_type(st, i) == SQLITE_NULL) return std::nullopt;

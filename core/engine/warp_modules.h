@@ -92,6 +92,9 @@ struct ModuleReport {
     std::int64_t loadCount = 0;
 };
 
+// A module hash as Warp prints it: the first 7 hex digits (collectors record the full sha256).
+std::string shortHash(const std::string& hash);
+
 // Reads module_loads, module_options, module_kernels and the warp.* counters of a trace.
 ModuleReport buildModuleReport(const trace::TraceReader& reader);
 
