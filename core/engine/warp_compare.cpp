@@ -88,6 +88,9 @@ CompareResult compareReports(const JsonValue& base, const JsonValue& cand) {
     r.baseSamples = static_cast<std::int64_t>(requiredNumber(base, "samples", "baseline"));
     r.candSamples = static_cast<std::int64_t>(requiredNumber(cand, "samples", "candidate"));
 
+    if (text(base.get("command")) != text(cand.get("command")))
+        r.notes.push_back("the reports ran different commands: " + text(base.get("command")) + " vs " +
+                          text(cand.get("command")));
     // Workload first: a faster run that does different work proves nothing.
     auto bl = launches(base), cl = launches(cand);
     r.workloadKnown = !bl.empty() || !cl.empty();

@@ -171,6 +171,14 @@ TEST(WarpCompare, Better) {
     EXPECT_NE(r.out.find("-100.00 ms  (-10.0%)"), std::string::npos) << r.out;
 }
 
+TEST(WarpCompare, DifferentCommandsAreNamed) {
+    std::string cand = report(900, 5, {64});
+    cand.replace(cand.find("app.py"), 6, "other.py");
+    auto r = compare(report(1000, 10, {64}), cand);
+    EXPECT_NE(r.out.find("the reports ran different commands: [python,app.py] vs [python,other.py]"), std::string::npos)
+        << r.out;
+}
+
 TEST(WarpCompare, Worse) {
     auto r = compare(report(1000, 10, {64}), report(1100, 10, {64}));
     EXPECT_EQ(r.status, 1);
