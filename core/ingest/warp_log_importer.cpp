@@ -31,8 +31,7 @@ bool bannerLine(std::string_view body, Banner& b) {
         b = Banner{};
         b.open = true;
         b.title = std::string(body.substr(0, body.size() - 1));
-        auto version = body.substr(5, body.size() - 18);
-        if (!version.empty()) b.args.emplace_back("version", std::string(version));
+        if (body.size() > 18) b.args.emplace_back("version", std::string(body.substr(5, body.size() - 18)));
         return true;
     }
     if (!b.open) return false;

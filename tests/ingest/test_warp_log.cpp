@@ -144,9 +144,12 @@ TEST(WarpLogImport, InitBanner) {
                         "   CUDA Toolkit: 11.5, Driver: 12.0\n"
                         "   Devices:\n"
                         "     \"cpu\"    | x86_64\n"
-                        "   Kernel cache: /tmp/kc\n");
+                        "   Kernel cache: /tmp/kc\n"
+                        "Warp initialized:\n"
+                        "   Devices:\n"
+                        "   Kernel cache: /tmp/old\n");
     auto& r = *im->reader;
-    EXPECT_EQ(scalar(r, "SELECT count(*) FROM spans WHERE category=6"), 2);
+    EXPECT_EQ(scalar(r, "SELECT count(*) FROM spans WHERE category=6"), 3);
     auto arg = [&](int span, const std::string& key) { return spanArg(r, span, key); };
     EXPECT_EQ(arg(1, "version"), "1.9.1");
     EXPECT_EQ(arg(1, "cuda_toolkit"), "12.8");
@@ -158,6 +161,8 @@ TEST(WarpLogImport, InitBanner) {
     EXPECT_EQ(arg(2, "driver"), "12.0");
     EXPECT_EQ(arg(2, "kernel_cache"), "/tmp/kc");
     EXPECT_EQ(arg(2, "device cpu"), "x86_64");
+    EXPECT_EQ(arg(3, "version"), "<none>");  // before 0.6 the banner had no version
+    EXPECT_EQ(arg(3, "kernel_cache"), "/tmp/old");
     EXPECT_EQ(scalar(r, kLoadCount), 1);
 }
 
