@@ -129,6 +129,7 @@ std::string makeScratchDir() {
     return templ;
 }
 
+// Files in a cache directory: the evidence that a cold run populated it (and the warm run had it).
 std::int64_t countFiles(const fs::path& dir) {
     std::int64_t n = 0;
     std::error_code ec;
@@ -150,6 +151,9 @@ void inventory(const fs::path& cache, std::int64_t& sourceBytes, std::int64_t& l
     }
 }
 
+// One run of the command against a sample's private caches. WARP_CACHE_ROOT is set beside
+// WARP_CACHE_PATH because some project setups read it; CUDA_CACHE_PATH isolates the driver's compute
+// cache, which would otherwise donate PTX-to-SASS results from earlier runs and hide a difference.
 RunRecord runOnce(const MeasureOptions& o, int sample, const std::string& phase, const SampleIsolation& iso,
                   const std::string& launchRecord) {
     std::map<std::string, std::string> env = {{"WARP_CACHE_PATH", iso.warpCache},
@@ -211,6 +215,10 @@ std::pair<double, double> medianMad(std::vector<double> values) {
     return {med, median(values)};
 }
 
+// The probe's definitions: cold module work sums the (compiled) load timers only (cached loads are
+// not compile work); warm work sums every load, since a warm run should pay nearly nothing at all.
+// Identities are distinct compiled (label, device, block_dim), the count that does not move with
+// machine load.
 LogSummary summariseWarpOutput(std::istream& in) {
     LogSummary s;
     std::set<std::string> identities, modules;
@@ -257,6 +265,8 @@ MeasureReport measure(const MeasureOptions& o, std::ostream& progress) {
         fs::create_directories(iso.warpCache);
         fs::create_directories(iso.cudaCache);
         std::string launchRecord = (fs::path(iso.scratch) / "launches.json").string();
+        // The injected sitecustomize lives in the sample's scratch directory, so it is removed with the
+        // caches and nothing is ever written into the measured project.
         if (o.instrumentPython) {
             fs::create_directories(fs::path(iso.scratch) / "inject");
             std::ofstream(fs::path(iso.scratch) / "inject" / "sitecustomize.py") << kSiteCustomize;
@@ -267,6 +277,8 @@ MeasureReport measure(const MeasureOptions& o, std::ostream& progress) {
                      << " ms, wall " << fixed2(c.wallMs) << " ms, " << c.log.compiled << " compiled"
                      << (c.exitCode ? ", exit " + std::to_string(c.exitCode) : "") << (c.timedOut ? ", timed out" : "") << "\n";
             bool ok = c.exitCode == 0 && !c.timedOut;
+            // The first successful cold run is the reference for events, source bytes, LTO and launches,
+            // as in the probe: those are structural and do not vary between samples.
             if (ok && !haveReference) {
                 haveReference = true;
                 rep.reference = c.log;
@@ -321,6 +333,7 @@ MeasureReport measure(const MeasureOptions& o, std::ostream& progress) {
         auto [m, d] = medianMad(elapsed);
         rep.elapsedMedian = m;
         rep.elapsedMad = d;
+        // > 1 only when builds ran concurrently: summed timers then exceed the elapsed compile time.
         if (m > 0) rep.overlap = rep.coldMedian / m;
     }
     return rep;
