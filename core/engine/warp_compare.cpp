@@ -88,8 +88,13 @@ CompareResult compareReports(const JsonValue& base, const JsonValue& cand) {
     r.baseMad = requiredNumber(base, "cold_module_ms_mad", "baseline");
     r.candMedian = requiredNumber(cand, "cold_module_ms_median", "candidate");
     r.candMad = optionalNumber(cand, "cold_module_ms_mad").value_or(0);
-    r.baseSamples = static_cast<std::int64_t>(requiredNumber(base, "samples", "baseline"));
-    r.candSamples = static_cast<std::int64_t>(requiredNumber(cand, "samples", "candidate"));
+    auto count = [](const JsonValue& doc, const char* which) {
+        double v = requiredNumber(doc, "samples", which);
+        if (!(v >= 0 && v < 1e9)) throw std::runtime_error(std::string(which) + " report: \"samples\" out of range");
+        return static_cast<std::int64_t>(v);
+    };
+    r.baseSamples = count(base, "baseline");
+    r.candSamples = count(cand, "candidate");
 
     if (text(base.get("command")) != text(cand.get("command")))
         r.notes.push_back("the reports ran different commands: " + text(base.get("command")) + " vs " +
