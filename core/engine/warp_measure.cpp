@@ -1,6 +1,7 @@
 #include "warp_measure.h"
 
 #include "core/ingest/warp_log_lines.h"
+#include "core/engine/warp_inject.h"
 #include "core/util/json_writer.h"
 #include "core/util/subprocess.h"
 
@@ -20,109 +21,6 @@ namespace cs::engine::warp {
 namespace fs = std::filesystem;
 
 namespace {
-// Injected as `sitecustomize` through PYTHONPATH: runs before the command's first import, turns on
-// Warp's verbose timers (so Compile timers and block_dim appear) and records every launch's shape
-// for `compare`'s topology check. It defers all work until `warp` itself is imported, chains to a
-// sitecustomize the environment already had, and never lets a failure reach the application.
-constexpr const char* kSiteCustomize = R"PY(# written by compilescope measure; removed with its temporary directory
-import importlib.abc, importlib.machinery, importlib.util, json, os, sys
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_RECORD = os.environ.get("COMPILESCOPE_LAUNCH_RECORD")
-_LAUNCHES = []
-
-def _previous_sitecustomize():
-    rest = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
-    if spec is not None and spec.loader is not None:
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-
-def _shape(value):
-    if value is None:
-        return []
-    if isinstance(value, int):
-        return [value]
-    try:
-        return [int(v) for v in value]
-    except TypeError:
-        return [int(value)]
-
-def _instrument(warp):
-    config = getattr(warp, "config", None)
-    if config is not None:
-        config.verbose = True
-    original = getattr(warp, "launch", None)
-    if original is None:
-        return
-    order = ("kernel", "dim", "inputs", "outputs", "adj_inputs", "adj_outputs", "device", "stream",
-             "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim")
-
-    def launch(*args, **kwargs):
-        try:
-            call = dict(zip(order, args))
-            call.update(kwargs)
-            arrays = list(call.get("inputs") or ()) + list(call.get("outputs") or ())
-            device = call.get("device")
-            if device is None:
-                device = next((a.device for a in arrays if hasattr(a, "device")), None)
-            kernel = call.get("kernel")
-            _LAUNCHES.append({
-                "kernel": getattr(kernel, "key", str(kernel)),
-                "module": getattr(getattr(kernel, "module", None), "name", None),
-                "dim": _shape(call.get("dim")),
-                "device": None if device is None else str(device),
-                "dtypes": [getattr(a.dtype, "__name__", str(a.dtype)) for a in arrays if hasattr(a, "dtype")],
-                "block_dim": call.get("block_dim"),
-                "adjoint": bool(call.get("adjoint")),
-            })
-        except Exception:
-            pass
-        return original(*args, **kwargs)
-
-    warp.launch = launch
-    for name in ("warp._src.context", "warp.context"):
-        inner = sys.modules.get(name)
-        if inner is not None and getattr(inner, "launch", None) is original:
-            inner.launch = launch
-
-class _WarpFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name != "warp":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec("warp")
-        if spec is None or spec.loader is None:
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module):
-            run(module)
-            try:
-                _instrument(module)
-            except Exception:
-                pass
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-def _write():
-    try:
-        with open(_RECORD, "w", encoding="utf-8") as out:
-            json.dump(_LAUNCHES, out)
-    except Exception:
-        pass
-
-try:
-    _previous_sitecustomize()
-except Exception:
-    pass
-sys.meta_path.insert(0, _WarpFinder())
-if _RECORD:
-    import atexit
-    atexit.register(_write)
-)PY";
-
 std::string makeScratchDir() {
     std::string templ = (fs::temp_directory_path() / "compilescope-measure-XXXXXX").string();
     if (!::mkdtemp(templ.data())) throw std::runtime_error("cannot create a temporary directory under " + fs::temp_directory_path().string());
@@ -269,7 +167,7 @@ MeasureReport measure(const MeasureOptions& o, std::ostream& progress) {
         // caches and nothing is ever written into the measured project.
         if (o.instrumentPython) {
             fs::create_directories(fs::path(iso.scratch) / "inject");
-            std::ofstream(fs::path(iso.scratch) / "inject" / "sitecustomize.py") << kSiteCustomize;
+            std::ofstream(fs::path(iso.scratch) / "inject" / "sitecustomize.py") << warpSiteCustomize(WarpHook::MeasureTimersAndLaunches);
         }
         try {
             RunRecord c = runOnce(o, i, "cold", iso, launchRecord);

@@ -2,13 +2,15 @@
 """compilescope.warp records NVIDIA Warp's module loads from inside the process.
 
 Usage: test_warp_collector.py COMPILESCOPE_BINARY SOURCE_DIR
-Always: without Warp, install() returns False and the host program runs on. Where `warp` imports
+Always: without Warp, install() returns False and the host program runs on; `record --warp` puts the
+package and its import hook first on PYTHONPATH (keeping the job's own) and removes its private
+directory afterwards. Where `warp` imports
 (it cannot be installed on the development machines): a script is recorded under `compilescope
 record` twice against one private kernel cache. The first (cold) run defines a kernel after its
 module loaded, so module __main__ must be recorded under two full hashes, compiled, with its live
 kernel sets (the second has the late kernel), per-kernel hashes and resolved options, and
 `compilescope modules` must name the mechanism; the second (warm) run must find both identities
-cached. Exits 77 (skipped, reason printed) when warp is not importable.
+cached (that run is installed through `record --warp`). Exits 77 (skipped, reason printed) when warp is not importable.
 """
 import os
 import sqlite3
@@ -28,9 +30,20 @@ WITHOUT_WARP = textwrap.dedent("""
     print("host program still running")
 """)
 
-APP = textwrap.dedent("""
+# What `record --warp` puts first on PYTHONPATH: the package, and a finder waiting for `import warp`.
+SHOW_INJECTION = textwrap.dedent("""
+    import os, sys, compilescope
+    finders = [type(f).__name__ for f in sys.meta_path]
+    print("available", compilescope.available(), "finder", "_WarpFinder" in finders, "warp", "warp" in sys.modules)
+    print("pythonpath", os.environ["PYTHONPATH"])
+""")
+
+INSTALL = textwrap.dedent("""
     import compilescope.warp as csw
     assert csw.install(), "not recording"
+""")
+
+APP_BODY = textwrap.dedent("""
     import warp as wp
     wp.init()
 
@@ -51,6 +64,7 @@ APP = textwrap.dedent("""
     wp.synchronize()
     assert a.numpy()[0] == 3.0
 """)
+APP = INSTALL + APP_BODY
 
 
 def run(cmd, env, timeout=600):
@@ -67,6 +81,17 @@ def main():
         r = run([binary, "record", "-o", os.path.join(tmp, "none.cstrace"), "--", PYTHON, "-c", WITHOUT_WARP], env)
         assert "host program still running" in r.stdout, r.stdout
 
+        # record --warp: without any PYTHONPATH of ours the job finds the package and the finder, keeps
+        # the PYTHONPATH it had, and the private directory is gone afterwards.
+        plain = dict(os.environ, PYTHONPATH="/opt/users/own/path")
+        r = run([binary, "record", "-o", os.path.join(tmp, "w.cstrace"), "--warp", "--", PYTHON, "-c", SHOW_INJECTION],
+                plain)
+        assert "available True finder True warp False" in r.stdout, (r.stdout, r.stderr)
+        paths = r.stdout.split("pythonpath ")[1].strip().split(":")
+        assert paths[-1] == "/opt/users/own/path", paths
+        assert paths[1].endswith(os.path.join("collectors", "python")), paths
+        assert paths[0].startswith(tempfile.gettempdir()) and not os.path.exists(paths[0]), paths
+
     probe = subprocess.run([PYTHON, "-c", "import warp"], capture_output=True, text=True)
     if probe.returncode != 0:
         reason = (probe.stderr.strip().splitlines() or ["import failed"])[-1]
@@ -82,7 +107,11 @@ def main():
             f.write(APP)
         cold, warm = os.path.join(tmp, "cold.cstrace"), os.path.join(tmp, "warm.cstrace")
         run([binary, "record", "-o", cold, "--", PYTHON, script], app_env)
-        run([binary, "record", "-o", warm, "--", PYTHON, script], app_env)
+        # The warm run installs the collector through `record --warp` instead of install().
+        warm_script = os.path.join(tmp, "app_body.py")
+        with open(warm_script, "w") as f:
+            f.write(APP_BODY)
+        run([binary, "record", "-o", warm, "--warp", "--", PYTHON, warm_script], app_env)
 
         db = sqlite3.connect(cold)
         q = lambda sql: db.execute(sql).fetchall()
