@@ -167,11 +167,12 @@ void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
 }
 
 // Several block_dims of one name and device, each compiled. The first block_dim's build is needed;
-// every further one rebuilt the whole live kernel set.
+// every further one rebuilt the whole live kernel set. CUDA only: the seed's fix (one module per
+// stable block_dim) does not apply to CPU loads, whose block_dim Warp overrides.
 void blockDimFindings(const ModuleSummary& m, std::vector<Finding>& out) {
     std::map<std::string, std::vector<const Identity*>> byDevice;
     for (const auto& id : m.identities)
-        if (id.compiled && id.blockDim) byDevice[id.device].push_back(&id);
+        if (id.compiled && id.blockDim && id.device != "cpu") byDevice[id.device].push_back(&id);
     for (const auto& [device, ids] : byDevice) {
         std::set<std::int64_t> dims;
         for (auto* id : ids) dims.insert(*id->blockDim);

@@ -195,9 +195,11 @@ def _wrap_load(warp, ctx):
         return
 
     @functools.wraps(original)
-    def load(self, device, block_dim=None, *args, **kwargs):
+    def load(self, device, *args, **kwargs):
+        # Pass the call through exactly as made: before 1.9 load() took no block_dim at all.
         if not _cs.enabled():
-            return original(self, device, block_dim, *args, **kwargs)
+            return original(self, device, *args, **kwargs)
+        block_dim = kwargs.get("block_dim", args[0] if args else None)
         frame = {"status": None, "elapsed_ns": 0, "compile_ns": 0, "compiles": 0}
         stack = _frames()
         stack.append(frame)
@@ -205,7 +207,7 @@ def _wrap_load(warp, ctx):
         t0 = time.perf_counter_ns()
         failed = False
         try:
-            return original(self, device, block_dim, *args, **kwargs)
+            return original(self, device, *args, **kwargs)
         except BaseException:
             failed = True
             raise
