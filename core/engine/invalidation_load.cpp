@@ -86,7 +86,7 @@ void joinRecompileCosts(InvalidationForest& forest, const std::vector<RecompileT
         finishForest(forest);
         return;
     }
-    std::unordered_map<std::string, std::int64_t> memo;  // one instance often appears in many trees
+    std::unordered_map<std::string_view, std::int64_t> memo;  // one instance often appears in many trees
     for (auto& n : forest.nodes) {
         if (n.isDummy()) continue;
         auto m = memo.find(n.mi);

@@ -101,7 +101,7 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
         auto head = body.substr(0, open);
         auto node = [&](std::string_view mi) {
             auto id = static_cast<std::int32_t>(f.nodes.size());
-            f.nodes.push_back(InvalidationNode{.mi = std::string(mi), .hiddenChildren = count});
+            f.nodes.push_back(InvalidationNode{.mi = f.keep(std::string(mi)), .hiddenChildren = count});
             return id;
         };
         if (section == Section::Mt && startsWith(head, "signature ")) {

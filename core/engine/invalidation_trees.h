@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,7 +52,7 @@ struct InvalidationInput {
 };
 
 struct InvalidationNode {
-    std::string mi{};             // "MethodInstance for f(::Int64)"
+    std::string_view mi{};        // "MethodInstance for f(::Int64)", kept in InvalidationForest::strings
     std::int32_t depth = 0;
     std::int32_t parent = -1;   // index in InvalidationForest::nodes; -1 for a root
     std::vector<std::int32_t> children{};
@@ -100,6 +101,10 @@ struct InvalidationProblem {
 };
 
 struct InvalidationForest {
+    // Owns the text the nodes point to: one copy per distinct MethodInstance, shared by copies of the
+    // forest (a million nodes would otherwise be a million heap strings).
+    std::shared_ptr<std::deque<std::string>> strings = std::make_shared<std::deque<std::string>>();
+    std::string_view keep(std::string s) { return strings->emplace_back(std::move(s)); }
     std::vector<InvalidationNode> nodes{};
     std::vector<MethodInvalidations> trees{};  // ascending by children, as SnoopCompile sorts
     std::string juliaVersion{};
