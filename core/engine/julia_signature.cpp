@@ -44,15 +44,17 @@ std::string stripQualifiers(std::string_view s) {
 }
 
 // Folds aliases on an already unqualified type: Array{T,1} -> Vector{T}, GenericIOBuffer{..} -> IOBuffer.
-std::string foldAliases(std::string_view s) {
+std::string foldAliases(std::string_view s, int level = 0) {
     s = trimmed(s);
+    // Hostile input can nest braces arbitrarily deep; real signatures never pass a few dozen levels.
+    if (level > 64) return std::string(s);
     size_t brace = s.find('{');
     if (brace == std::string_view::npos || s.back() != '}') return std::string(s);
     // Only a plain `Name{...}` is rewritten; other shapes (unions with where) keep their text.
     std::string_view name = s.substr(0, brace);
     auto params = splitTopLevel(s.substr(brace + 1, s.size() - brace - 2), ',');
     std::vector<std::string> p;
-    for (auto q : params) p.push_back(foldAliases(q));
+    for (auto q : params) p.push_back(foldAliases(q, level + 1));
     if (name == "GenericIOBuffer") return "IOBuffer";
     if (name == "Array" && p.size() == 2 && (p[1] == "1" || p[1] == "2")) {
         std::string out = p[1] == "1" ? "Vector{" : "Matrix{";
