@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 namespace cs::engine {
@@ -66,6 +67,7 @@ void joinRecompileCosts(InvalidationForest& forest, const std::vector<RecompileT
         std::string qualifier;
         std::int64_t statementsNs = 0;  // sum of "# recompile" statements
         std::int64_t initNs = 0;        // largest init-span recompile share
+        std::int64_t statementSpan = 0, initSpan = 0;  // evidence: first statement, largest init span
     };
     std::unordered_map<std::string, std::vector<Measure>> byKey;
     for (const auto& t : timings) {
@@ -75,34 +77,44 @@ void joinRecompileCosts(InvalidationForest& forest, const std::vector<RecompileT
         auto& list = byKey[key];
         auto it = std::find_if(list.begin(), list.end(), [&](const Measure& m) { return m.qualifier == q; });
         if (it == list.end()) {
-            list.push_back({q, 0, 0});
+            list.push_back({q, 0, 0, 0, 0});
             it = list.end() - 1;
         }
-        if (t.isCallForm) it->initNs = std::max(it->initNs, t.ns);
-        else it->statementsNs += t.ns;
+        if (t.isCallForm) {
+            if (t.ns > it->initNs) it->initSpan = t.spanId;
+            it->initNs = std::max(it->initNs, t.ns);
+        } else {
+            if (!it->statementSpan) it->statementSpan = t.spanId;
+            it->statementsNs += t.ns;
+        }
     }
     forest.costJoined = !timings.empty();
     if (byKey.empty()) {
         finishForest(forest);
         return;
     }
-    std::unordered_map<std::string_view, std::int64_t> memo;  // one instance often appears in many trees
+    // One instance often appears in many trees: (ns, span id) per text.
+    std::unordered_map<std::string_view, std::pair<std::int64_t, std::int64_t>> memo;
     for (auto& n : forest.nodes) {
         if (n.isDummy()) continue;
         auto m = memo.find(n.mi);
         if (m != memo.end()) {
-            n.recompileNs = m->second;
+            std::tie(n.recompileNs, n.recompileSpanId) = m->second;
             continue;
         }
         std::string q;
         std::string key = methodInstanceKey(n.mi, &q);
-        std::int64_t ns = 0;
+        std::int64_t ns = 0, span = 0;
         auto it = byKey.find(key);
         if (it != byKey.end())
-            for (const auto& meas : it->second)
-                if (qualifiersAgree(q, meas.qualifier)) ns = std::max(ns, std::max(meas.statementsNs, meas.initNs));
-        memo.emplace(n.mi, ns);
+            for (const auto& meas : it->second) {
+                if (!qualifiersAgree(q, meas.qualifier)) continue;
+                if (meas.statementsNs > ns) std::tie(ns, span) = std::pair(meas.statementsNs, meas.statementSpan);
+                if (meas.initNs > ns) std::tie(ns, span) = std::pair(meas.initNs, meas.initSpan);
+            }
+        memo.emplace(n.mi, std::pair(ns, span));
         n.recompileNs = ns;
+        n.recompileSpanId = span;
     }
     finishForest(forest);
 }

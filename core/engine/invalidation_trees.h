@@ -59,6 +59,7 @@ struct InvalidationNode {
     std::int64_t hiddenChildren = 0;  // descendants a printed tree counted but did not list
     std::int64_t descendants = 0;     // SnoopCompile countchildren, filled by the builder
     std::int64_t recompileNs = 0;     // this MethodInstance's own recompile time (cost join)
+    std::int64_t recompileSpanId = 0; // spans.id of the measurement that gave recompileNs, 0 = none
     std::int64_t subtreeRecompileNs = 0;  // itself plus every descendant
     bool isDummy() const { return mi.empty(); }  // ancestor filled in for a tree starting at depth > 0
 };
