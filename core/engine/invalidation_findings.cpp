@@ -20,6 +20,9 @@ std::string shortMethod(const std::string& m) {
 }
 }  // namespace
 
+// Trees that invalidated nothing (only mt_cache entries) are not findings: dispatch-cache entries
+// cost no compilation. Severity is Warning from 100 ms of recompilation or 100 children - the
+// scale at which SnoopCompile's documentation calls a tree worth fixing.
 std::vector<Finding> invalidationFindings(const InvalidationForest& forest) {
     std::vector<const MethodInvalidations*> trees;
     for (const auto& t : forest.trees)

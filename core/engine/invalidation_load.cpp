@@ -19,6 +19,9 @@ std::string text(sqlite3_stmt* st, int col) {
 }
 }  // namespace
 
+// All sessions of the trace are read as one log: a recording split over several imports (the raw
+// list in one file, the edge list in another) is the same story, and each group of items closes at
+// its Method, so concatenating sessions cannot merge two groups.
 InvalidationInput readInvalidationInput(const trace::TraceReader& reader) {
     InvalidationInput in;
     in.juliaVersion = reader.meta("julia_version");
