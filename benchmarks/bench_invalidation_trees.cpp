@@ -13,20 +13,19 @@
 #include <string>
 
 namespace {
-using cs::engine::RawInvalidationItem;
 
 // A list shaped like `using` a large package: per inserted method, two mt_backedges trees
 // (depth-0 roots with callers down to depth 4), three superseded specializations with callers,
 // and dispatch-cache entries; method names repeat across blocks as in real logs.
-std::vector<RawInvalidationItem> syntheticList(std::size_t target) {
-    std::vector<RawInvalidationItem> list;
+void syntheticList(cs::engine::InvalidationInput& in, std::size_t target) {
+    auto& list = in.methodsList;
     list.reserve(target + 64);
     auto mi = [&](std::size_t a, std::size_t b) {
         list.push_back({CS_INVITEM_METHOD_INSTANCE,
-                        "MethodInstance for Pkg" + std::to_string(a % 97) + ".f" + std::to_string(b) + "(::Vector{Any})"});
+                        in.keep("MethodInstance for Pkg" + std::to_string(a % 97) + ".f" + std::to_string(b) + "(::Vector{Any})")});
     };
-    auto depth = [&](int d) { list.push_back({CS_INVITEM_INT, std::to_string(d)}); };
-    auto tag = [&](const char* t) { list.push_back({CS_INVITEM_TAG, std::string("\"") + t + "\""}); };
+    auto depth = [&](int d) { list.push_back({CS_INVITEM_INT, in.keep(std::to_string(d))}); };
+    auto tag = [&](const char* t) { list.push_back({CS_INVITEM_TAG, in.keep(std::string("\"") + t + "\"")}); };
     std::size_t block = 0;
     while (list.size() < target) {
         ++block;
@@ -37,7 +36,7 @@ std::vector<RawInvalidationItem> syntheticList(std::size_t target) {
                 mi(block, static_cast<std::size_t>(k));
                 depth(1 + k % 4);
             }
-            list.push_back({CS_INVITEM_TYPE, "Tuple{typeof(Pkg.g" + std::to_string(t) + "), Any}"});
+            list.push_back({CS_INVITEM_TYPE, in.keep("Tuple{typeof(Pkg.g" + std::to_string(t) + "), Any}")});
         }
         for (int b = 0; b < 3; ++b) {
             for (int k = 0; k < 10; ++k) {
@@ -49,11 +48,10 @@ std::vector<RawInvalidationItem> syntheticList(std::size_t target) {
         }
         mi(block, 3000);
         tag("invalidate_mt_cache");
-        list.push_back({CS_INVITEM_METHOD, "g(::MyType" + std::to_string(block % 500) + ") @ MyPkg src/a.jl:" +
-                                               std::to_string(block)});
+        list.push_back({CS_INVITEM_METHOD, in.keep("g(::MyType" + std::to_string(block % 500) + ") @ MyPkg src/a.jl:" +
+                                                       std::to_string(block))});
         tag("jl_method_table_insert");
     }
-    return list;
 }
 
 void counters(benchmark::State& state, std::size_t n) {
@@ -64,7 +62,7 @@ void counters(benchmark::State& state, std::size_t n) {
 
 void BM_BuildInvalidationTrees(benchmark::State& state) {
     cs::engine::InvalidationInput in;
-    in.methodsList = syntheticList(static_cast<std::size_t>(state.range(0)));
+    syntheticList(in, static_cast<std::size_t>(state.range(0)));
     std::size_t trees = 0;
     for (auto _ : state) {
         auto f = cs::engine::buildInvalidationTrees(in);
@@ -79,7 +77,9 @@ BENCHMARK(BM_BuildInvalidationTrees)->Arg(1'000'000)->Unit(benchmark::kMilliseco
 void BM_LoadBuildAndJoinFromTrace(benchmark::State& state) {
     auto path = (std::filesystem::temp_directory_path() / "bench-invalidations.cstrace").string();
     for (const char* s : {"", "-wal", "-shm"}) std::filesystem::remove(path + s);
-    auto list = syntheticList(static_cast<std::size_t>(state.range(0)));
+    cs::engine::InvalidationInput in;
+    syntheticList(in, static_cast<std::size_t>(state.range(0)));
+    const auto& list = in.methodsList;
     {
         cs::trace::TraceWriter w(path);
         auto sess = w.addSession({.startNs = 0});

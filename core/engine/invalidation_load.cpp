@@ -25,16 +25,20 @@ std::string text(sqlite3_stmt* st, int col) {
 InvalidationInput readInvalidationInput(const trace::TraceReader& reader) {
     InvalidationInput in;
     in.juliaVersion = reader.meta("julia_version");
-    reader.query(
-        "SELECT i.list, i.kind, s.str FROM invalidation_items i LEFT JOIN strings s ON s.id = i.text_sid "
-        "ORDER BY i.session_id, i.list, i.ordinal",
-        [&](sqlite3_stmt* st) {
-            int list = sqlite3_column_int(st, 0);
-            RawInvalidationItem item{sqlite3_column_int(st, 1), text(st, 2)};
-            if (list == CS_INVLIST_METHODS) in.methodsList.push_back(std::move(item));
-            else if (list == CS_INVLIST_EDGES) in.edgesList.push_back(std::move(item));
-            else if (list == CS_INVLIST_PRINTED) in.printedTreeLines.push_back(std::move(item.text));
-        });
+    // Distinct texts first, then the items by id: a million items repeat a few hundred thousand
+    // texts, and a per-row join would look each one up again.
+    std::unordered_map<std::int64_t, std::string_view> texts;
+    reader.query("SELECT id, str FROM strings WHERE id IN (SELECT DISTINCT text_sid FROM invalidation_items)",
+                 [&](sqlite3_stmt* st) { texts.emplace(sqlite3_column_int64(st, 0), in.keep(text(st, 1))); });
+    reader.query("SELECT list, kind, text_sid FROM invalidation_items ORDER BY session_id, list, ordinal",
+                 [&](sqlite3_stmt* st) {
+                     int list = sqlite3_column_int(st, 0);
+                     auto it = texts.find(sqlite3_column_int64(st, 2));
+                     std::string_view t = it == texts.end() ? std::string_view() : it->second;
+                     if (list == CS_INVLIST_METHODS) in.methodsList.push_back({sqlite3_column_int(st, 1), t});
+                     else if (list == CS_INVLIST_EDGES) in.edgesList.push_back({sqlite3_column_int(st, 1), t});
+                     else if (list == CS_INVLIST_PRINTED) in.printedTreeLines.emplace_back(t);
+                 });
     // The collector records, for each invalidated instance, the Method it specializes.
     reader.query(
         "SELECT sig.str, m.str FROM methods x JOIN strings sig ON sig.id = x.signature_sid "

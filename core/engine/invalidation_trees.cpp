@@ -222,7 +222,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
         bool isInstance;
         std::vector<std::string> causes;
     };
-    std::unordered_map<std::string, Callee> backedgeTable;
+    std::unordered_map<std::string_view, Callee> backedgeTable;  // keyed by the list's own text
     std::unordered_map<std::string_view, std::int32_t> nodeOfInstance;
     const size_t n = list.size();
     auto kindAt = [&](size_t i) { return i < n ? list[i].kind : -1; };
@@ -360,7 +360,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
         }
         case CS_INVITEM_TYPE:
             if (kindAt(i + 1) == CS_INVITEM_TAG && unquote(list[i + 1].text) == "insert_backedges_callee") {
-                i = readCallee(i, item.text, false);
+                i = readCallee(i, std::string(item.text), false);
                 break;
             }
             if (leaf < 0) {
@@ -370,7 +370,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
                 if (f.nodes[static_cast<size_t>(root)].isDummy())
                     problem("an mt_backedges signature whose tree does not start at depth 0", 1);
                 else
-                    p.mt.push_back({.signature = item.text, .formerly = std::string(), .root = root});
+                    p.mt.push_back({.signature = std::string(item.text), .formerly = std::string(), .root = root});
             }
             leaf = -1;
             i += 1;
@@ -383,9 +383,9 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
             }
             auto r = checkReason(unquote(list[i + 1].text), i + 1);
             if (!r) {
-                problem("a Method followed by tag " + list[i + 1].text, 2);
+                problem("a Method followed by tag " + std::string(list[i + 1].text), 2);
             } else {
-                addMethodTrigger(item.text, *r, p);
+                addMethodTrigger(std::string(item.text), *r, p);
             }
             leaf = -1;
             reason.reset();
@@ -410,7 +410,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
             }
             [[fallthrough]];
         default:
-            problem("unexpected " + std::string(item.kind == CS_INVITEM_TAG ? "tag " + item.text : "item") +
+            problem("unexpected " + (item.kind == CS_INVITEM_TAG ? "tag " + std::string(item.text) : std::string("item")) +
                         " outside a MethodInstance / Method pair",
                     1);
             i += 1;
@@ -457,11 +457,11 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
             InvalidationReason r = !methods.empty() ? InvalidationReason::Inserting
                                    : edge.kind == CS_INVITEM_BINDING ? InvalidationReason::Rebinding
                                                                      : InvalidationReason::Deleting;
-            EdgeTree t{r, r == InvalidationReason::Rebinding ? std::vector<std::string>{edge.text} : methods, {}, {}};
+            EdgeTree t{r, r == InvalidationReason::Rebinding ? std::vector<std::string>{std::string(edge.text)} : methods, {}, {}};
             if (edge.kind == CS_INVITEM_TYPE || edge.kind == CS_INVITEM_BINDING) {
                 auto node = newNode(instance(target.text), 0, -1);
                 callee[target.text] = node;
-                std::string sig = edge.text;
+                std::string sig(edge.text);
                 if (edge.kind == CS_INVITEM_BINDING && sig.substr(0, 8) == "Binding ") sig = sig.substr(8);
                 t.mt.push_back({.signature = sig, .formerly = std::string(), .root = node});
             } else {

@@ -34,14 +34,18 @@ namespace cs::engine {
 enum class InvalidationReason { Inserting, Deleting, Rebinding, Unknown };
 const char* reasonName(InvalidationReason r);  // "inserting", ... as SnoopCompile prints them
 
-// One raw list item: kind is cs_invalidation_item_kind, text as Julia printed it.
+// One raw list item: kind is cs_invalidation_item_kind, text as Julia printed it. The text is a
+// view: whoever fills an InvalidationInput keeps the characters alive (InvalidationInput::keep),
+// because a million items would otherwise be a million heap copies of a few thousand texts.
 struct RawInvalidationItem {
     int kind = 0;
-    std::string text{};
+    std::string_view text{};
 };
 
 // Everything the builder reads; filled from a trace (invalidation_load.h) or by tests/benchmarks.
 struct InvalidationInput {
+    std::shared_ptr<std::deque<std::string>> storage = std::make_shared<std::deque<std::string>>();
+    std::string_view keep(std::string s) { return storage->emplace_back(std::move(s)); }
     std::vector<RawInvalidationItem> methodsList{};  // jl_debug_method_invalidation ("logmeths")
     std::vector<RawInvalidationItem> edgesList{};    // Base.StaticData, Julia >= 1.12 ("logedges")
     std::string juliaVersion{};                      // "1.12.1" when the collector said so, else ""

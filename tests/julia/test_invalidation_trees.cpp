@@ -10,16 +10,23 @@
 #include <compilescope/trace_constants.h>
 #include <gtest/gtest.h>
 
+#include <deque>
+
 using namespace cs::engine;
 
 namespace {
-RawInvalidationItem mi(const std::string& s) { return {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for " + s}; }
-RawInvalidationItem ci(const std::string& s) { return {CS_INVITEM_CODE_INSTANCE, "CodeInstance for " + s}; }
-RawInvalidationItem depth(int d) { return {CS_INVITEM_INT, std::to_string(d)}; }
-RawInvalidationItem tag(const std::string& s) { return {CS_INVITEM_TAG, "\"" + s + "\""}; }
-RawInvalidationItem method(const std::string& s) { return {CS_INVITEM_METHOD, s}; }
-RawInvalidationItem sig(const std::string& s) { return {CS_INVITEM_TYPE, s}; }
-RawInvalidationItem vec(const std::string& s) { return {CS_INVITEM_VECTOR, s}; }
+// Items are views; the texts the helpers make live for the whole test program.
+std::string_view kept(std::string s) {
+    static std::deque<std::string> store;
+    return store.emplace_back(std::move(s));
+}
+RawInvalidationItem mi(const std::string& s) { return {CS_INVITEM_METHOD_INSTANCE, kept("MethodInstance for " + s)}; }
+RawInvalidationItem ci(const std::string& s) { return {CS_INVITEM_CODE_INSTANCE, kept("CodeInstance for " + s)}; }
+RawInvalidationItem depth(int d) { return {CS_INVITEM_INT, kept(std::to_string(d))}; }
+RawInvalidationItem tag(const std::string& s) { return {CS_INVITEM_TAG, kept("\"" + s + "\"")}; }
+RawInvalidationItem method(const std::string& s) { return {CS_INVITEM_METHOD, kept(s)}; }
+RawInvalidationItem sig(const std::string& s) { return {CS_INVITEM_TYPE, kept(s)}; }
+RawInvalidationItem vec(const std::string& s) { return {CS_INVITEM_VECTOR, kept(s)}; }
 const std::string kM = "f(::AbstractFloat) @ Main REPL[1]:1";
 }  // namespace
 
