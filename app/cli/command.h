@@ -32,6 +32,7 @@ Command infoCommand();
 Command sqlCommand();
 Command importCommand();
 Command treesCommand();
+Command recordCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

@@ -8,6 +8,7 @@ const std::vector<Command>& commands() {
         sqlCommand(),
         importCommand(),
         treesCommand(),
+        recordCommand(),
     };
     return all;
 }
