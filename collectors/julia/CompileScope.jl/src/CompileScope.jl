@@ -15,8 +15,9 @@ needs to show invalidation trees with their cost:
   the recording and wherever `nitro_snapshot(label)` is called (for example once per training step).
 
 `record(f, path)` writes them to `path` in the text format documented in `src/textformat.jl`
-(`compilescope import path -o trace.cstrace` reads it). When the C ABI binding (`src/native.jl`)
-is present, the same facts can go to a live recorder instead.
+(`compilescope import path -o trace.cstrace` reads it). When the process runs under
+`compilescope record` (the C ABI binding `src/native.jl` finds the collector library and is
+recording), every record also goes through the C ABI into the live trace (`src/native_mirror.jl`).
 """
 module CompileScope
 
@@ -26,8 +27,13 @@ include("textformat.jl")
 include("invalidations.jl")
 include("timings.jl")
 include("nitro.jl")
-# The C ABI binding is optional: it is written separately and loaded when present.
-isfile(joinpath(@__DIR__, "native.jl")) && include("native.jl")
+# The C ABI binding (Native) is written separately and loaded when present; with it, every record
+# also goes to a live recorder when this process runs under `compilescope record`.
+if isfile(joinpath(@__DIR__, "native.jl"))
+    include("native.jl")
+    include("native_mirror.jl")
+end
+native_mirror() = isdefined(@__MODULE__, :Native) && Native.enabled() ? NativeMirror() : nothing
 
 const ACTIVE = Ref{Union{Nothing,TextWriter}}(nothing)
 
@@ -41,6 +47,7 @@ compile timings are written back to the original streams after `f` returns.
 function record(f, path::AbstractString)
     ACTIVE[] === nothing || error("CompileScope.record: a recording is already running")
     w = TextWriter(path)
+    w.native = native_mirror()
     ACTIVE[] = w
     try
         meta!(w, "julia_version", string(VERSION))

@@ -17,13 +17,16 @@
 
 mutable struct TextWriter
     io::IOStream
+    native::Any  # a NativeMirror when the same records also go through the C ABI (native_mirror.jl)
 end
 
 function TextWriter(path::AbstractString)
     io = open(path, "w")
     println(io, "# compilescope-julia 1")
-    return TextWriter(io)
+    return TextWriter(io, nothing)
 end
+
+mirror!(::Nothing, fields) = nothing
 
 Base.close(w::TextWriter) = close(w.io)
 
@@ -33,6 +36,7 @@ escape_field(x) = escape_field(string(x))
 function record!(w::TextWriter, fields...)
     print(w.io, join((escape_field(f) for f in fields), '\t'))
     print(w.io, '\n')
+    mirror!(w.native, fields)
     return nothing
 end
 

@@ -47,6 +47,11 @@ end
     @test CompileScope.nitro_snapshot("outside") === nothing
 end
 
+@testset "C ABI mirror only under a recorder" begin
+    # Outside `compilescope record` the binding is absent or not recording: text only.
+    haskey(ENV, "COMPILESCOPE_LIBRARY") || @test CompileScope.native_mirror() === nothing
+end
+
 @testset "escaping" begin
     @test CompileScope.escape_field("a\tb\nc\\d") == "a\\tb\\nc\\\\d"
 end
