@@ -103,6 +103,9 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
         body = body.substr(colon + 2);
         std::int64_t count = 0;
         std::string suffix;
+        // The compact IO form joins entries with ", " and ends with ";": not the REPL display, and
+        // splitting it would mean guessing where each MethodInstance ends.
+        if (body.find(" children), ") != std::string_view::npos || endsWith(body, ";")) return false;
         size_t open = childrenAt(body, count, suffix);
         if (open == std::string_view::npos) return false;
         auto head = body.substr(0, open);

@@ -107,3 +107,32 @@ TEST(InvalidationFindings, EnzymeRootIsACostedWarningWithAFix) {
     EXPECT_EQ(cs::test::scalar(*reader, "SELECT category FROM spans WHERE id = " + std::to_string(f.evidence[0].rowId)), CS_CAT_INIT);
     EXPECT_EQ(f.evidence[1].note, "MethodInstance for show(::IOContext{Base.TTY}, ::Type) recompiled, 3.1 ms");
 }
+
+TEST(TreesCli, EdgeValidationHeaderOfConsolidateFalseReprintsAndCompactFormIsNotGuessed) {
+    // SnoopCompile 3 with consolidate=false prints edge-validation trees under "Invalidating methods:".
+    TempDir dir;
+    auto in = dir.file("edge_trees.txt");
+    const std::string trees =
+        "2-element Vector{SnoopCompile.MultiMethodInvalidations}:\n"
+        " Invalidating methods: convert(::Type{A}, x::B) @ PkgA a.jl:3, convert(::Type{A}, x::C) @ PkgA a.jl:4\n"
+        "   mt_backedges: 1: signature Tuple{typeof(convert), Type{A}, Any} triggered MethodInstance for PkgZ.run(::Any) (2 children)\n"
+        "\n"
+        " Invalidating methods: Main.x\n"
+        "   backedges: 1: superseding (method not in the log) with MethodInstance for f() (3 children)\n";
+    writeFile(in, trees + "inserting g(x) @ M m.jl:1 invalidated:\n   mt_backedges: 1: signature Tuple{typeof(g), Any} triggered "
+                          "MethodInstance for h(::Any) (1 children), 2: signature Tuple{typeof(g), Int} triggered "
+                          "MethodInstance for k(::Int) (0 children);\n");
+    auto t = importInto(dir, {in});
+    auto f = treesOf(t);
+    ASSERT_EQ(f->trees.size(), 3u);
+    EXPECT_TRUE(f->trees[1].multiMethodHeader);
+    EXPECT_EQ(f->trees[1].methods.size(), 2u);
+    // The compact (", "-joined) form is not SnoopCompile's REPL display: counted, not guessed.
+    ASSERT_EQ(f->problems.size(), 1u);
+    EXPECT_NE(f->problems[0].what.find("cannot read"), std::string::npos);
+    cs::engine::InvalidationForest edgeOnly = *f;
+    edgeOnly.trees = {f->trees[1], f->trees[2]};
+    std::ostringstream out;
+    cs::engine::printTrees(out, edgeOnly, {});
+    EXPECT_EQ(out.str(), std::string("2-element Vector{SnoopCompile.MethodInvalidations}:\n") + trees.substr(trees.find('\n') + 1));
+}
