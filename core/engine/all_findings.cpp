@@ -2,6 +2,7 @@
 
 #include "cache_analysis.h"
 #include "warp_diagnosis.h"
+#include "invalidation_findings.h"
 
 namespace cs::engine {
 
@@ -14,6 +15,7 @@ std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
     //   append(analyseSomething(reader));
     append(analyseCacheFindings(reader));
     append(warp::analyseWarpModules(reader));
+    append(analyseInvalidations(reader));
     return all;
 }
 
