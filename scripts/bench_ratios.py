@@ -24,6 +24,9 @@ TARGETS = [
     ("end-to-end ingest / raw SQLite inserts", "ratio", ("BM_EndToEndIngest", "BM_RawSqliteInsert"), (">=", 0.5), ""),
     ("bytes per event on disk", "counter", ("BM_EndToEndIngest", "bytes_per_event"), ("<=", 64.0), "B"),
     ("TraceWriter spans / raw SQLite inserts", "ratio", ("BM_TraceWriterSpans", "BM_RawSqliteSpans"), (">=", 0.5), ""),
+    ("invalidation trees from a 1M-item raw list", "time", ("BM_BuildInvalidationTrees",), ("<=", 1.0e9), "ns"),
+    ("1M items read from a trace, trees built, cost joined (shown, no limit)", "time",
+     ("BM_LoadBuildAndJoinFromTrace",), None, "ns"),
 ]
 
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

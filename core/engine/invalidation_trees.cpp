@@ -584,7 +584,9 @@ void finishForest(InvalidationForest& f) {
         t.recompileNs = 0;
         t.recompiledInstances = 0;
         // Distinct MethodInstances of the tree: each is counted, and costs, once.
-        std::unordered_set<std::string_view> seen;
+        // Instance texts are pooled (one copy per distinct text), so identity of the characters is
+        // identity of the instance: hashing pointers instead of a million strings.
+        std::unordered_set<const char*> seen;
         std::vector<std::int32_t> walk;
         auto visitEntry = [&](std::int32_t root) {
             t.children += f.nodes[static_cast<size_t>(root)].descendants;
@@ -593,7 +595,7 @@ void finishForest(InvalidationForest& f) {
                 auto v = walk.back();
                 walk.pop_back();
                 const auto& n = f.nodes[static_cast<size_t>(v)];
-                if (!n.isDummy() && seen.insert(n.mi).second) {
+                if (!n.isDummy() && seen.insert(n.mi.data()).second) {
                     t.invalidatedInstances += 1 + n.hiddenChildren;
                     t.recompileNs += n.recompileNs;
                     if (n.recompileNs > 0) ++t.recompiledInstances;
