@@ -165,6 +165,19 @@ std::int64_t TraceWriter::addTrack(const TrackRecord& r) {
     return id;
 }
 
+void TraceWriter::setTrackName(std::int64_t trackId, StringId name) {
+    if (m_finalized) fail("write after finalize()");
+    Statement st(m_db.get(), "UPDATE tracks SET name_sid=? WHERE id=?");
+    if (name) st.bind(1, name);
+    else st.bindNull(1);
+    st.bind(2, trackId);
+    try {
+        st.step();
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot rename track: ") + e.what());
+    }
+}
+
 std::int64_t TraceWriter::addSpan(const SpanRecord& r) {
     auto id = nextId(Spans);
     insert(Spans, {id, r.trackId, r.startNs, r.durNs, r.category, Sid{r.name}});

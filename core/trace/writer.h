@@ -47,6 +47,8 @@ public:
     std::int64_t addSession(const SessionRecord& r);
     void endSession(std::int64_t sessionId, std::int64_t endNs, OptInt exitStatus);
     std::int64_t addTrack(const TrackRecord& r);
+    // Names a track after the fact (Trace Event Format sends thread names after the events).
+    void setTrackName(std::int64_t trackId, StringId name);
     std::int64_t addSpan(const SpanRecord& r);
     void addSpanArg(std::int64_t spanId, StringId key, std::int64_t value);
     void addSpanArg(std::int64_t spanId, StringId key, double value);
