@@ -111,6 +111,22 @@ void flushLocked(Global& g) {
         wasOrphaned[i] = buffers[i]->orphaned.load(std::memory_order_acquire);
         ends[i] = buffers[i]->ring.writePos();  // acquire: publishes every string used before it
     }
+    if (g.pendingConnect && g.linkUp.load(std::memory_order_relaxed)) {
+        // A forked child connects only once it has recorded something, so that a fork + exec
+        // does not leave an empty "unfinished" session behind.
+        bool any = false;
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            any = any || ends[i] != buffers[i]->ring.readPos() ||
+                  buffers[i]->dropped.load(std::memory_order_relaxed) != buffers[i]->droppedSent;
+        if (!any) return;
+        g.pendingConnect = false;
+        std::string error;
+        g.fd = connectRecorder(g.socketPath, error);
+        if (g.fd < 0 || !sendHello(g.fd, g.runtime)) {
+            g.linkUp.store(false);
+            warnOnce("a forked child cannot reach the recorder (" + error + "); its events are dropped and counted");
+        }
+    }
     const bool up = g.linkUp.load(std::memory_order_relaxed) && g.fd >= 0;
     if (up) stageDefinitions(g);
     for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -242,15 +258,12 @@ void afterForkChild() {
     g.registryMutex.unlock();
     g.flushMutex.unlock();
     g.startMutex.unlock();
-    if (!g.started || !active() || g.socketPath.empty()) return;
-    std::string error;
-    g.fd = connectRecorder(g.socketPath, error);
-    if (g.fd < 0 || !sendHello(g.fd, g.runtime) || !startFlusher(g)) {
+    if (!g.started || !active() || g.socketPath.empty() || !g.linkUp.load()) return;
+    g.pendingConnect = true;
+    if (!startFlusher(g)) {
         g.linkUp.store(false);
-        warnOnce("a forked child cannot reach the recorder (" + error + "); its events are dropped and counted");
-        return;
+        warnOnce("a forked child cannot start the collector thread; its events are dropped and counted");
     }
-    g.linkUp.store(true);
 }
 
 void atExit() { cs_stop(); }

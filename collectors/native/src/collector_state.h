@@ -80,6 +80,7 @@ struct Global {
 
     std::mutex flushMutex;  // one flush at a time; owns everything below
     int fd = -1;
+    bool pendingConnect = false;  // forked child: connect on the first flush that has events
     std::size_t stringsSent = 0, tracksSent = 0;
     std::vector<unsigned char> out;  // staging buffer of the flush in progress
     std::uint64_t reentrantSent = 0;
