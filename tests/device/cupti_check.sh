@@ -72,14 +72,19 @@ check warm '^jit entry=ptx-to-cubin op=cache-load' "JIT result loaded from the c
 if grep -q '^unavailable' "$WORK"/*.log; then fail "GPU events unavailable: $(grep -h '^unavailable' "$WORK"/*.log | head -1)"; fi
 echo "--- cold run log (first lines) ---"; head -20 "$WORK/cold.log" 2>/dev/null
 
-# --- the same facts in a trace, when the project itself can be built ----------------------------------
-if command -v cmake >/dev/null && [ -f /usr/include/sqlite3.h ]; then
+# --- the same facts in a trace, when compilescope is built (COMPILESCOPE_BUILD_DIR) or can be ----------
+BUILD=${COMPILESCOPE_BUILD_DIR:-}
+if [ -z "$BUILD" ] && command -v cmake >/dev/null && [ -f /usr/include/sqlite3.h ]; then
   GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
-  if cmake -S "$ROOT" -B "$WORK/build" $GEN -DCMAKE_BUILD_TYPE=Release -DCOMPILESCOPE_BUILD_GUI=OFF \
+  BUILD="$WORK/build"
+  cmake -S "$ROOT" -B "$BUILD" $GEN -DCMAKE_BUILD_TYPE=Release -DCOMPILESCOPE_BUILD_GUI=OFF \
        -DCOMPILESCOPE_BUILD_TESTS=OFF -DCOMPILESCOPE_BUILD_BENCHMARKS=OFF > "$WORK/cmake.log" 2>&1 &&
-     cmake --build "$WORK/build" -j"$(nproc)" --target compilescope compilescope-recorder compilescope_cupti \
-       compilescope_cuda_interposer >> "$WORK/cmake.log" 2>&1; then
-    CS="$WORK/build/app/compilescope"
+     cmake --build "$BUILD" -j"$(nproc)" --target compilescope compilescope-recorder compilescope_cupti \
+       compilescope_cuda_interposer >> "$WORK/cmake.log" 2>&1 || { tail -20 "$WORK/cmake.log"; BUILD=""; fail "building compilescope with cmake"; }
+fi
+if [ -n "$BUILD" ]; then
+  if [ -x "$BUILD/app/compilescope" ]; then
+    CS="$BUILD/app/compilescope"
     rm -rf "$WORK/cache"
     CUDA_CACHE_PATH="$WORK/cache" timeout 120 "$CS" record --cuda -o "$WORK/t.cstrace" -- "$WORK/probe" \
       > "$WORK/rec.out" 2> "$WORK/rec.err" && pass "record --cuda exits 0" || { cat "$WORK/rec.err"; fail "record --cuda"; }
@@ -92,10 +97,10 @@ if command -v cmake >/dev/null && [ -f /usr/include/sqlite3.h ]; then
     [ "$(q "SELECT count(*) FROM kernel_launches k JOIN strings s ON s.id=k.name_sid WHERE s.str LIKE '%saxpy%' AND k.grid_x=256 AND k.dur_ns>0")" -ge 1 ] 2>/dev/null \
       && pass "trace: saxpy kernel_launches row" || fail "trace: no saxpy kernel_launches row"
   else
-    tail -20 "$WORK/cmake.log"; fail "building compilescope with cmake"
+    fail "no $BUILD/app/compilescope"
   fi
 else
-  skip "trace check: cmake or SQLite headers missing on this machine"
+  skip "trace check: no COMPILESCOPE_BUILD_DIR, and cmake or SQLite headers missing on this machine"
 fi
 
 [ $FAILED -eq 0 ] && echo "cupti_check: PASS" || echo "cupti_check: FAIL"
