@@ -85,8 +85,8 @@ TefBuilder::TefBuilder(ImportContext& ctx, ImportSummary& summary, std::string_v
     m_scopeKey = ctx.writer.intern("scope");
 }
 
-void TefBuilder::malformed(const std::string& where, std::string_view why) {
-    m_ctx.malformed(where, why, m_source);
+void TefBuilder::malformed(EventPos where, std::string_view why) {
+    m_ctx.malformed(where.text(), why, m_source);
     ++m_summary.malformed;
 }
 
@@ -115,12 +115,24 @@ TefBuilder::Process& TefBuilder::process(const TefEvent& ev) {
     return m_processes.emplace(m_key, p).first->second;
 }
 
+TefBuilder::Interned& TefBuilder::interned(std::string_view s) {
+    auto it = m_interned.find(s);
+    if (it == m_interned.end()) it = m_interned.emplace(std::string(s), Interned{m_ctx.writer.intern(s)}).first;
+    return it->second;
+}
+
 TefBuilder::Track& TefBuilder::track(const TefEvent& ev) {
+    // Fast path: integer pid / tid, the usual case, without building a key string.
+    const bool numeric = (!ev.pid.present || ev.pid.numeric) && (!ev.tid.present || ev.tid.numeric);
+    const std::pair<std::int64_t, std::int64_t> numKey{ev.pid.present ? ev.pid.num : 0, ev.tid.present ? ev.tid.num : 0};
+    if (numeric) {
+        auto hit = m_numericTracks.find(numKey);
+        if (hit != m_numericTracks.end()) return *hit->second;
+    }
     m_key.clear();
     appendId(m_key, ev.pid);
     m_key += '/';
     appendId(m_key, ev.tid);
-    if (m_lastTrack && m_key == m_lastKey) return *m_lastTrack;
     auto it = m_tracks.find(m_key);
     if (it == m_tracks.end()) {
         std::string key = m_key;
@@ -134,10 +146,8 @@ TefBuilder::Track& TefBuilder::track(const TefEvent& ev) {
                            .parentTrackId = parent});
         t.local = m_nextLocal++;
         it = m_tracks.emplace(key, std::move(t)).first;
-        m_key = key;
     }
-    m_lastKey = m_key;
-    m_lastTrack = &it->second;
+    if (numeric) m_numericTracks.emplace(numKey, &it->second);
     return it->second;
 }
 
@@ -159,13 +169,16 @@ TefBuilder::Track& TefBuilder::asyncTrack(const TefEvent& ev) {
     return m_asyncTracks.emplace(key, std::move(t)).first->second;
 }
 
-int TefBuilder::category(const std::string& cat, const std::string& name) const {
+int TefBuilder::category(const std::string& cat, const std::string& name) {
     if (!cat.empty()) {
         int c = categoryFromCat(cat);
         if (c >= 0) return c;
     }
-    if (m_compilerTrace || isCompilerPhaseName(name)) return CS_CAT_PHASE;
-    return CS_CAT_OTHER;
+    if (m_compilerTrace) return CS_CAT_PHASE;
+    if (name.empty()) return CS_CAT_OTHER;
+    Interned& n = interned(name);
+    if (n.nameCategory < 0) n.nameCategory = isCompilerPhaseName(name) ? CS_CAT_PHASE : CS_CAT_OTHER;
+    return n.nameCategory;
 }
 
 std::int64_t TefBuilder::writeSpan(Track& t, const std::string& name, const std::string& cat, std::int64_t startNs,
@@ -175,11 +188,11 @@ std::int64_t TefBuilder::writeSpan(Track& t, const std::string& name, const std:
                                    .startNs = startNs,
                                    .durNs = durNs,
                                    .category = category(cat, name),
-                                   .name = name.empty() ? 0 : w.intern(name)});
+                                   .name = intern(name)});
     if (!cat.empty()) w.addSpanArg(span, m_catKey, std::string_view(cat));
     for (size_t i = 0; i < argCount; ++i) {
         const TefArg& a = args[i];
-        auto key = w.intern(a.key);
+        auto key = intern(a.key);
         switch (a.kind) {
         case TefArg::Kind::Int: w.addSpanArg(span, key, a.i); break;
         case TefArg::Kind::Real: w.addSpanArg(span, key, a.d); break;
@@ -192,7 +205,7 @@ std::int64_t TefBuilder::writeSpan(Track& t, const std::string& name, const std:
     return span;
 }
 
-bool TefBuilder::timestamp(const TefEvent& ev, const std::string& where, std::int64_t& ns) {
+bool TefBuilder::timestamp(const TefEvent& ev, EventPos where, std::int64_t& ns) {
     if (!ev.hasTs) {
         malformed(where, "\"" + ev.ph + "\" event without \"ts\"");
         return false;
@@ -204,7 +217,7 @@ bool TefBuilder::timestamp(const TefEvent& ev, const std::string& where, std::in
     return true;
 }
 
-void TefBuilder::complete(const TefEvent& ev, const std::string& where) {
+void TefBuilder::complete(const TefEvent& ev, EventPos where) {
     std::int64_t start = 0, dur = 0;
     if (!timestamp(ev, where, start)) return;
     if (!ev.hasDur) return malformed(where, "\"X\" event without \"dur\"");
@@ -213,7 +226,7 @@ void TefBuilder::complete(const TefEvent& ev, const std::string& where) {
     if (ev.hasBindId) m_flows.onBindId(ev.bindId, span, ev.flowOut, ev.flowIn);
 }
 
-void TefBuilder::begin(const TefEvent& ev, const std::string& where) {
+void TefBuilder::begin(const TefEvent& ev, EventPos where) {
     std::int64_t start = 0;
     if (!timestamp(ev, where, start)) return;
     Track& t = track(ev);
@@ -223,7 +236,7 @@ void TefBuilder::begin(const TefEvent& ev, const std::string& where) {
                       ev.bindId, ev.flowIn, ev.flowOut, ev.hasBindId});
 }
 
-void TefBuilder::end(const TefEvent& ev, const std::string& where) {
+void TefBuilder::end(const TefEvent& ev, EventPos where) {
     std::int64_t endNs = 0;
     if (!timestamp(ev, where, endNs)) return;
     Track& t = track(ev);
@@ -239,20 +252,20 @@ void TefBuilder::end(const TefEvent& ev, const std::string& where) {
     else if (ev.hasBindId) m_flows.onBindId(ev.bindId, span, ev.flowOut, ev.flowIn);
 }
 
-void TefBuilder::instant(const TefEvent& ev, const std::string& where) {
+void TefBuilder::instant(const TefEvent& ev, EventPos where) {
     std::int64_t ts = 0;
     if (!timestamp(ev, where, ts)) return;
     std::int64_t span = writeSpan(track(ev), ev.name, ev.cat, ts, 0, ev.args.data(), ev.argCount);
     if (!ev.scope.empty()) m_ctx.writer.addSpanArg(span, m_scopeKey, std::string_view(ev.scope));
 }
 
-void TefBuilder::counter(const TefEvent& ev, const std::string& where) {
+void TefBuilder::counter(const TefEvent& ev, EventPos where) {
     std::int64_t ts = 0;
     if (!timestamp(ev, where, ts)) return;
     auto& w = m_ctx.writer;
     std::string scope = ev.name;
     if (ev.hasId) scope += " " + ev.id;  // "ctr 1": counters with an id are separate series
-    auto scopeId = w.intern(scope);
+    auto scopeId = intern(scope);
     size_t written = 0;
     for (size_t i = 0; i < ev.argCount; ++i) {
         const TefArg& a = ev.args[i];
@@ -265,7 +278,7 @@ void TefBuilder::counter(const TefEvent& ev, const std::string& where) {
         } else {
             continue;
         }
-        w.addCounter({.sessionId = m_ctx.sessionId, .tsNs = ts, .scope = scopeId, .name = w.intern(a.key), .value = value});
+        w.addCounter({.sessionId = m_ctx.sessionId, .tsNs = ts, .scope = scopeId, .name = intern(a.key), .value = value});
         ++written;
     }
     if (written == 0) return malformed(where, "\"C\" event without numeric values in \"args\"");
@@ -273,7 +286,7 @@ void TefBuilder::counter(const TefEvent& ev, const std::string& where) {
     covered(ts, ts);
 }
 
-void TefBuilder::metadata(const TefEvent& ev, const std::string&) {
+void TefBuilder::metadata(const TefEvent& ev, EventPos) {
     // process_name / thread_name rename tracks; sort indexes and labels only order a viewer's lanes.
     const TefArg* nameArg = nullptr;
     for (size_t i = 0; i < ev.argCount; ++i)
@@ -289,7 +302,7 @@ void TefBuilder::metadata(const TefEvent& ev, const std::string&) {
     }
 }
 
-void TefBuilder::flow(const TefEvent& ev, const std::string& where) {
+void TefBuilder::flow(const TefEvent& ev, EventPos where) {
     std::int64_t ts = 0;
     if (!timestamp(ev, where, ts)) return;
     if (!ev.hasId) return malformed(where, "flow event \"" + ev.ph + "\" without \"id\"");
@@ -297,12 +310,12 @@ void TefBuilder::flow(const TefEvent& ev, const std::string& where) {
     bool enclosing = phase != 'f' || ev.bindPoint == "e";
     Track& t = track(ev);
     std::string key = ev.cat + '\x1f' + ev.id;
-    auto name = ev.name.empty() ? 0 : m_ctx.writer.intern(ev.name);
+    auto name = intern(ev.name);
     if (!m_flows.onFlowEvent(t.local, phase, key, ts, enclosing, !t.open.empty(), name))
         malformed(where, "flow event \"" + ev.ph + "\" with id " + ev.id + " but no \"s\" before it");
 }
 
-void TefBuilder::async(const TefEvent& ev, const std::string& where) {
+void TefBuilder::async(const TefEvent& ev, EventPos where) {
     std::int64_t ts = 0;
     if (!timestamp(ev, where, ts)) return;
     if (!ev.hasId) return malformed(where, "async event \"" + ev.ph + "\" without \"id\"");
@@ -328,7 +341,7 @@ void TefBuilder::async(const TefEvent& ev, const std::string& where) {
     }
 }
 
-void TefBuilder::add(const TefEvent& ev, const std::string& where) {
+void TefBuilder::add(const TefEvent& ev, EventPos where) {
     if (ev.keys == 0) return;  // the `{}` that nvcc and NVRTC write first: not an event
     if (!ev.problem.empty()) return malformed(where, ev.problem);
     if (ev.ph.empty()) return malformed(where, "event without \"ph\"");
@@ -353,7 +366,7 @@ void TefBuilder::add(const TefEvent& ev, const std::string& where) {
     case 'S': case 'T': case 'p': case 'F': case 'N': case 'O': case 'D': case 'P':
     case 'V': case 'v': case '(': case ')': case 'c':
         ++m_skipped;
-        if (m_skippedExample.empty()) m_skippedExample = m_ctx.sourceName + " " + where + ": phase \"" + ev.ph + "\"";
+        if (m_skippedExample.empty()) m_skippedExample = m_ctx.sourceName + " " + where.text() + ": phase \"" + ev.ph + "\"";
         return;
     default: return malformed(where, "unknown phase \"" + ev.ph + "\"");
     }

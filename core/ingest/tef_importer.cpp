@@ -34,12 +34,11 @@ bool readOtherData(util::JsonPullReader& r, TefBuilder& b) {
 bool readEvents(util::JsonPullReader& r, TefBuilder& b, ImportContext& ctx, ImportSummary& summary,
                 std::string_view source, std::int64_t& index) {
     TefEvent ev;
-    std::string where;
     for (Token t = r.next(); t != Token::EndArray; t = r.next()) {
-        where = "event " + std::to_string(index++);
+        EventPos where{index++};
         if (t == Token::Error) return false;
         if (t != Token::BeginObject) {
-            ctx.malformed(where, "event is not an object", source);
+            ctx.malformed(where.text(), "event is not an object", source);
             ++summary.malformed;
             if (t == Token::BeginArray && !r.skipCurrent()) return false;
             continue;

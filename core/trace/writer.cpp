@@ -69,8 +69,15 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
     try {
         execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
         execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));
-        execSql(raw, "PRAGMA journal_mode=WAL");
-        execSql(raw, "PRAGMA synchronous=NORMAL");
+        if (m_options.bulkImport) {
+            execSql(raw, "PRAGMA journal_mode=OFF");
+            execSql(raw, "PRAGMA synchronous=OFF");
+            execSql(raw, "PRAGMA cache_size=-65536");
+            execSql(raw, "PRAGMA temp_store=MEMORY");
+        } else {
+            execSql(raw, "PRAGMA journal_mode=WAL");
+            execSql(raw, "PRAGMA synchronous=NORMAL");
+        }
         execSql(raw, "BEGIN");
         for (const auto& t : tables) execSql(raw, createTableSql(t));
         for (const auto& t : tables) m_inserts.emplace_back(raw, insertSql(t));

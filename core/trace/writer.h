@@ -29,6 +29,9 @@ struct WriterOptions {
     bool overwrite = false;  // replace an existing file instead of refusing
     std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows
     std::string creator = "compilescope";
+    // A one-shot import that nobody watches live: no WAL, no syncs, a 64 MiB page cache. Several
+    // times faster for large imports; a crash leaves a file to discard (run the import again).
+    bool bulkImport = false;
 };
 
 class TraceWriter {

@@ -300,3 +300,28 @@ TEST(TefImport, SniffsContainersButNotOtherJson) {
     EXPECT_NE(res.status, 0);
     EXPECT_NE(res.err.find("unknown format"), std::string::npos) << res.err;
 }
+
+TEST(TefImport, LargeFileNumbersAcrossReadBuffers) {
+    // Several 64 KiB read buffers' worth of events, so numbers and strings straddle buffer edges.
+    cs::test::TempDir dir;
+    std::string json = "[";
+    std::int64_t expectedDur = 0;
+    for (int i = 0; i < 6000; ++i) {
+        std::int64_t dur = 1000 + i * 7;
+        expectedDur += dur * 1000;
+        json += std::string(i ? ",\n" : "") + R"({"name":"n)" + std::to_string(i % 13) + R"(","ph":"X","pid":1,"tid":)" +
+                std::to_string(i % 3) + R"(,"ts":)" + std::to_string(123456789 + i * 10) + R"(.25,"dur":)" +
+                std::to_string(dur) + R"(,"args":{"detail":"some/longer/path/to/a/header_)" + std::to_string(i) + R"(.h"}})";
+    }
+    json += "]";
+    ASSERT_GT(json.size(), 4u * 65536);
+    auto in = dir.file("big.json");
+    cs::test::writeFile(in, json);
+    auto [r, cli] = import(dir, in);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(malformedCount(*r), 0);
+    EXPECT_EQ(r->rowCount("spans"), 6000);
+    EXPECT_EQ(scalar(*r, "SELECT sum(dur_ns) FROM spans"), expectedDur);
+    EXPECT_EQ(scalar(*r, "SELECT max(start_ns) FROM spans"), (123456789 + 5999 * 10) * 1000LL + 250);
+    EXPECT_EQ(scalar(*r, "SELECT count(DISTINCT value) FROM span_args"), 6000);
+}
