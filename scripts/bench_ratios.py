@@ -17,11 +17,13 @@ import sys
 # "ratio" (items/s of spec[0] divided by items/s of spec[1]). Limits: "<=" or ">=".
 TARGETS = [
     ("disabled event, macro site", "time", ("BM_DisabledMacro",), ("<=", 2.0), "ns"),
-    ("disabled event, function call", "time", ("BM_DisabledCall",), ("<=", 2.0), "ns"),
+    ("disabled event, function call (shown; limit is for the site)", "time", ("BM_DisabledCall",), None, "ns"),
     ("enabled event p50, caller's thread", "counter", ("BM_EnabledEvent", "p50_ns"), ("<=", 50.0), "ns"),
     ("enabled event p99, caller's thread (shown, no limit)", "counter", ("BM_EnabledEvent", "p99_ns"), None, "ns"),
     ("end-to-end ingest into SQLite", "items", ("BM_EndToEndIngest",), (">=", 1.0e6), "events/s"),
     ("end-to-end ingest / raw SQLite inserts", "ratio", ("BM_EndToEndIngest", "BM_RawSqliteInsert"), (">=", 0.5), ""),
+    ("end-to-end incl. finalize (indexes) (shown, no limit)", "counter", ("BM_EndToEndIngest", "finalized_events_per_s"),
+     None, "events/s"),
     ("bytes per event on disk", "counter", ("BM_EndToEndIngest", "bytes_per_event"), ("<=", 64.0), "B"),
     ("TraceWriter spans / raw SQLite inserts", "ratio", ("BM_TraceWriterSpans", "BM_RawSqliteSpans"), (">=", 0.5), ""),
 ]
