@@ -1,5 +1,6 @@
 // Trace Event Format import speed, beside a plain read of the same file (the limit no importer can
-// beat) and the JSON parse alone (to see where the time goes). Target: import >= 100 MB/s.
+// beat), the JSON parse alone and plain SQLite inserts of as many rows as the import writes (to see
+// where the time goes). Target: import >= 100 MB/s (scripts/bench_ratios.py).
 //
 // The file (~64 MB) is shaped like the compile traces users import: mostly clang / nvcc style X
 // events with an args.detail string on a few threads, some B/E pairs, instants, counters, flows, and
@@ -8,6 +9,7 @@
 #include "core/ingest/tef_importer.h"
 #include "core/trace/writer.h"
 #include "core/util/json_reader.h"
+#include "raw_sqlite_spans.h"
 
 #include <benchmark/benchmark.h>
 
@@ -108,6 +110,36 @@ void BM_TefParseOnly(benchmark::State& state) {
     setRate(state);
 }
 BENCHMARK(BM_TefParseOnly)->Unit(benchmark::kMillisecond);
+
+// Rows the import writes for the sample file (spans, span_args, counters, tracks, strings), once.
+std::int64_t importRows() {
+    static const std::int64_t rows = [] {
+        auto out = tmpPath("bench-tef-rows.cstrace");
+        cs::bench::removeDbFiles(out);
+        cs::trace::TraceWriter w(out, {.bulkImport = true});
+        auto session = w.addSession({.startNs = 0});
+        std::ifstream in(sampleFile(), std::ios::binary);
+        cs::ingest::ImportContext ctx{w, session, "bench.json"};
+        cs::ingest::TefImporter().run(in, ctx);
+        auto n = w.rowsWritten();
+        w.finalize();
+        cs::bench::removeDbFiles(out);
+        return n;
+    }();
+    return rows;
+}
+
+// The floor the SQLite side sets: as many plain prepared inserts as the import writes rows, shown
+// as MB/s of the TEF file. The import cannot beat it on the same machine.
+void BM_TefRawSqliteFloor(benchmark::State& state) {
+    const std::int64_t rows = importRows();
+    auto out = tmpPath("bench-tef-raw.db");
+    for (auto _ : state) cs::bench::insertRawSpans(out, rows);
+    setRate(state);
+    state.counters["rows"] = static_cast<double>(rows);
+    cs::bench::removeDbFiles(out);
+}
+BENCHMARK(BM_TefRawSqliteFloor)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 // The whole import: parse, build spans / args / counters / tracks, write and finalize the trace.
 void BM_TefImport(benchmark::State& state) {

@@ -201,11 +201,12 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
 
     // While the job runs the launcher only waits: terminal signals reach the job (same process
     // group); a SIGTERM sent to the launcher is passed on.
-    struct sigaction ignore{}, forward{}, oldInt{}, oldQuit{}, oldTerm{};
+    struct sigaction ignore{}, forward{}, oldInt{}, oldQuit{}, oldTerm{}, oldPipe{};
     ignore.sa_handler = SIG_IGN;
     forward.sa_handler = forwardSignal;
     ::sigaction(SIGINT, &ignore, &oldInt);
     ::sigaction(SIGQUIT, &ignore, &oldQuit);
+    ::sigaction(SIGPIPE, &ignore, &oldPipe);  // a killed recorder must not take the launcher with it
     ::sigaction(SIGTERM, &forward, &oldTerm);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
@@ -239,16 +240,21 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     ::sigaction(SIGQUIT, &oldQuit, nullptr);
     ::sigaction(SIGTERM, &oldTerm, nullptr);
     if (rec.pid > 0) {
+        struct sigaction none{};
+        none.sa_handler = SIG_IGN;
+        ::sigaction(SIGPIPE, &none, nullptr);
         ::close(rec.control);  // EOF: the recorder finishes the trace
         int st = 0;
         while (::waitpid(rec.pid, &st, 0) < 0 && errno == EINTR) {
         }
+        ::unlink(socketPath.c_str());  // a killed recorder cannot remove it itself
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
             io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
                    << "); " << output << " keeps what was committed\n";
         else if (cuda)
             checkCudaHandshake(output, io.err);
     }
+    ::sigaction(SIGPIPE, &oldPipe, nullptr);
     return status;
 }
 }  // namespace

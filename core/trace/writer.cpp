@@ -74,6 +74,7 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
             execSql(raw, "PRAGMA synchronous=OFF");
             execSql(raw, "PRAGMA cache_size=-65536");
             execSql(raw, "PRAGMA temp_store=MEMORY");
+            execSql(raw, "PRAGMA locking_mode=EXCLUSIVE");
         } else {
             execSql(raw, "PRAGMA journal_mode=WAL");
             execSql(raw, "PRAGMA synchronous=NORMAL");

@@ -3,8 +3,9 @@
  *   collector_job threads N M      N threads record M complete spans each, then exit 0
  *   collector_job family           records, fork()s a child that records, fork+execs `child`
  *   collector_job child            records 10 spans (the exec'd child)
- *   collector_job steady FILE N    records counters seq = 0.. forever (N per ms burst), storing the
- *                                  last recorded seq in FILE (mmap'd) so a test can kill -9 it
+ *   collector_job steady FILE N MS records counters seq = 0, 1, ... (bursts of N, one per ms) for MS
+ *                                  milliseconds (0 = forever), storing the last recorded seq in FILE
+ *                                  (mmap'd, so it survives a kill -9 of the job)
  *   collector_job every            calls every event function of compilescope.h once
  *   collector_job exit CODE        records 5 spans and exits with CODE
  */
@@ -67,7 +68,7 @@ static int family(const char* self) {
     return WIFEXITED(st1) && WEXITSTATUS(st1) == 0 && WIFEXITED(st2) && WEXITSTATUS(st2) == 0 ? 0 : 3;
 }
 
-static int steady(const char* file, int burst) {
+static int steady(const char* file, int burst, long durationMs) {
     int fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0 || ftruncate(fd, 4096) != 0) return 4;
     volatile int64_t* last = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -75,13 +76,14 @@ static int steady(const char* file, int burst) {
     *last = -1;
     cs_str scope = cs_intern("test"), name = cs_intern("seq");
     struct timespec ms = {0, 1000000};
+    const int64_t start = cs_now_ns();
     for (int64_t seq = 0;; ) {
         for (int i = 0; i < burst; ++i, ++seq) {
             cs_counter(scope, name, seq);
             *last = seq; /* the page survives the process: the test reads it after kill -9 */
         }
         nanosleep(&ms, NULL);
-        if (seq > 50000000) break;
+        if (durationMs > 0 && cs_now_ns() - start > durationMs * 1000000) break;
     }
     return 0;
 }
@@ -136,7 +138,7 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[1], "threads") && argc == 4) rc = threads(atoi(argv[2]), atol(argv[3]));
     else if (!strcmp(argv[1], "family")) rc = family(argv[0]);
     else if (!strcmp(argv[1], "child")) { spans("exec-child", 10); rc = 0; }
-    else if (!strcmp(argv[1], "steady") && argc == 4) rc = steady(argv[2], atoi(argv[3]));
+    else if (!strcmp(argv[1], "steady") && argc == 5) rc = steady(argv[2], atoi(argv[3]), atol(argv[4]));
     else if (!strcmp(argv[1], "every")) rc = every();
     else if (!strcmp(argv[1], "exit") && argc == 3) { spans("x", 5); rc = atoi(argv[2]); }
     if (argc >= 2 && getenv("COLLECTOR_JOB_PRINT_DROPS"))
