@@ -42,9 +42,10 @@ Registry& registry() {
 // Output size of a compiled program: CUBIN when an sm_ target was asked, else LTO-IR, else PTX.
 std::int64_t outputBytes(nvrtcProgram prog) {
     using SizeFn = nvrtcResult (*)(nvrtcProgram, size_t*);
-    static auto cubin = realSymbol<SizeFn>("nvrtcGetCUBINSize");
-    static auto ltoir = realSymbol<SizeFn>("nvrtcGetLTOIRSize");
-    static auto ptx = realSymbol<SizeFn>("nvrtcGetPTXSize");
+    // Plain dlsym: an older NVRTC without LTO-IR is fine, no warning.
+    static auto cubin = reinterpret_cast<SizeFn>(dlsym(RTLD_NEXT, "nvrtcGetCUBINSize"));
+    static auto ltoir = reinterpret_cast<SizeFn>(dlsym(RTLD_NEXT, "nvrtcGetLTOIRSize"));
+    static auto ptx = reinterpret_cast<SizeFn>(dlsym(RTLD_NEXT, "nvrtcGetPTXSize"));
     for (SizeFn fn : {cubin, ltoir, ptx}) {
         size_t size = 0;
         if (fn && fn(prog, &size) == NVRTC_SUCCESS && size > 1) return static_cast<std::int64_t>(size);
@@ -53,7 +54,7 @@ std::int64_t outputBytes(nvrtcProgram prog) {
 }
 
 std::int64_t logBytes(nvrtcProgram prog) {
-    static auto fn = realSymbol<nvrtcResult (*)(nvrtcProgram, size_t*)>("nvrtcGetProgramLogSize");
+    static auto fn = reinterpret_cast<nvrtcResult (*)(nvrtcProgram, size_t*)>(dlsym(RTLD_NEXT, "nvrtcGetProgramLogSize"));
     size_t size = 0;
     if (fn && fn(prog, &size) == NVRTC_SUCCESS) return static_cast<std::int64_t>(size);
     return CS_NONE;
