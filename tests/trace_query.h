@@ -27,4 +27,10 @@ inline std::string textOf(const cs::trace::TraceReader& r, const std::string& sq
     return v;
 }
 
+// As textOf, but "" when there is no row or the value is NULL.
+inline std::string text(const cs::trace::TraceReader& r, const std::string& sql) {
+    std::string v = textOf(r, sql);
+    return v == "<none>" || v == "<null>" ? std::string() : v;
+}
+
 }  // namespace cs::test

@@ -9,6 +9,7 @@
 // group, so a terminal Ctrl-C stops the job but not the recording; the launcher then closes the
 // recorder's control pipe, which makes it finish the trace.
 #include "command.h"
+#include "record_cuda.h"
 
 #include "core/engine/warp_inject.h"
 #include "core/trace/live_registry.h"
@@ -163,9 +164,14 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     std::string output;
     std::vector<std::string> cmd;
     bool warp = false;
+    bool cuda = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--list") return listLive(io);
+        if (a == "--cuda") {
+            cuda = true;
+            continue;
+        }
         if ((a == "-o" || a == "--output") && i + 1 < args.size()) {
             output = args[++i];
         } else if (a == "--warp") {
@@ -227,6 +233,8 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         env.push_back("COMPILESCOPE_DISABLE=1");
     }
     if (!pythonPath.empty()) env.push_back("PYTHONPATH=" + pythonPath);
+    if (cuda && rec.pid > 0)
+        for (const auto& w : addCudaEnvironment(env)) io.err << "compilescope record: " << w << "\n";
     std::vector<char*> envp, argv;
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
@@ -285,6 +293,8 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
             io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
                    << "); " << output << " keeps what was committed\n";
+        else if (cuda)
+            checkCudaHandshake(output, io.err);
     }
     ::sigaction(SIGPIPE, &oldPipe, nullptr);
     if (!injectDir.empty()) {
@@ -297,7 +307,7 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
 
 Command recordCommand() {
     return {"record", "run a command and record what its collectors report into a trace",
-            "Usage: compilescope record -o TRACE [--warp] [--] CMD [ARGS...]\n"
+            "Usage: compilescope record -o TRACE [--warp] [--cuda] [--] CMD [ARGS...]\n"
             "       compilescope record --list\n\n"
             "Starts compilescope-recorder writing TRACE (an existing file is replaced), then runs CMD with\n"
             "COMPILESCOPE_SOCKET set so that every process of CMD that uses the collector (C API, Python\n"
@@ -308,6 +318,9 @@ Command recordCommand() {
             "sitecustomize that runs compilescope.warp.install() once the job imports warp go first on\n"
             "PYTHONPATH (a private temporary directory, removed afterwards).\n"
             "--list prints the recordings in progress for this user (pid, trace, command).\n"
+            "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
+            "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"
+            "when no CUPTI handshake arrived (see docs/cuda.md).\n"
             "Environment for the job: COMPILESCOPE_BUFFER_POLICY=block, COMPILESCOPE_BUFFER_KB,\n"
             "COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",
             runRecord};

@@ -7,6 +7,7 @@
 #include "nvcc_time_importer.h"
 #include "warp_log_importer.h"
 #include "warp_probe_importer.h"
+#include "tef_importer.h"
 
 namespace cs::ingest {
 
@@ -18,6 +19,7 @@ void registerBuiltinImporters(ImporterRegistry& registry) {
     registry.add(std::make_unique<JuliaTreesImporter>());
     registry.add(std::make_unique<JuliaTimingImporter>());
     registry.add(std::make_unique<JuliaCollectorImporter>());
+    registry.add(std::make_unique<TefImporter>());
 }
 
 }  // namespace cs::ingest

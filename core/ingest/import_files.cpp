@@ -47,7 +47,8 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
         chosen.push_back(imp);
     }
 
-    trace::TraceWriter writer(request.output, {.overwrite = request.overwrite, .creator = "compilescope import"});
+    trace::TraceWriter writer(request.output,
+                              {.overwrite = request.overwrite, .creator = "compilescope import", .bulkImport = true});
     std::vector<ImportedFile> results;
     for (size_t i = 0; i < request.inputs.size(); ++i) {
         const auto& path = request.inputs[i];

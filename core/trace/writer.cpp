@@ -69,8 +69,16 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
     try {
         execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
         execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));
-        execSql(raw, "PRAGMA journal_mode=WAL");
-        execSql(raw, "PRAGMA synchronous=NORMAL");
+        if (m_options.bulkImport) {
+            execSql(raw, "PRAGMA journal_mode=OFF");
+            execSql(raw, "PRAGMA synchronous=OFF");
+            execSql(raw, "PRAGMA cache_size=-65536");
+            execSql(raw, "PRAGMA temp_store=MEMORY");
+            execSql(raw, "PRAGMA locking_mode=EXCLUSIVE");
+        } else {
+            execSql(raw, "PRAGMA journal_mode=WAL");
+            execSql(raw, "PRAGMA synchronous=NORMAL");
+        }
         execSql(raw, "BEGIN");
         for (const auto& t : tables) execSql(raw, createTableSql(t));
         for (const auto& t : tables) m_inserts.emplace_back(raw, insertSql(t));
@@ -163,6 +171,19 @@ std::int64_t TraceWriter::addTrack(const TrackRecord& r) {
     auto id = nextId(Tracks);
     insert(Tracks, {id, r.sessionId, r.kind, r.tid, Sid{r.name}, r.parentTrackId});
     return id;
+}
+
+void TraceWriter::setTrackName(std::int64_t trackId, StringId name) {
+    if (m_finalized) fail("write after finalize()");
+    Statement st(m_db.get(), "UPDATE tracks SET name_sid=? WHERE id=?");
+    if (name) st.bind(1, name);
+    else st.bindNull(1);
+    st.bind(2, trackId);
+    try {
+        st.step();
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot rename track: ") + e.what());
+    }
 }
 
 std::int64_t TraceWriter::addSpan(const SpanRecord& r) {

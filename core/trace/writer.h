@@ -29,6 +29,9 @@ struct WriterOptions {
     bool overwrite = false;  // replace an existing file instead of refusing
     std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows
     std::string creator = "compilescope";
+    // A one-shot import that nobody watches live: no WAL, no syncs, a 64 MiB page cache. Several
+    // times faster for large imports; a crash leaves a file to discard (run the import again).
+    bool bulkImport = false;
 };
 
 class TraceWriter {
@@ -47,6 +50,8 @@ public:
     std::int64_t addSession(const SessionRecord& r);
     void endSession(std::int64_t sessionId, std::int64_t endNs, OptInt exitStatus);
     std::int64_t addTrack(const TrackRecord& r);
+    // Names a track after the fact (Trace Event Format sends thread names after the events).
+    void setTrackName(std::int64_t trackId, StringId name);
     std::int64_t addSpan(const SpanRecord& r);
     void addSpanArg(std::int64_t spanId, StringId key, std::int64_t value);
     void addSpanArg(std::int64_t spanId, StringId key, double value);
