@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -141,10 +142,12 @@ void BM_EndToEndIngest(benchmark::State& state) {
     for (auto _ : state) {
         removeTrace(trace);
         const auto t0 = std::chrono::steady_clock::now();
+        std::atomic<bool> ended{false};
         std::thread recording([&] {
             if (std::system(cmd.c_str()) != 0) state.SkipWithError("compilescope record failed");
+            ended = true;
         });
-        while (committedSpans(trace) < kIngestEvents && !state.error_occurred())
+        while (!ended && committedSpans(trace) < kIngestEvents)
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         const auto committed = std::chrono::steady_clock::now();
         recording.join();
