@@ -14,7 +14,8 @@ import json
 import sys
 
 # (label, kind, spec, limit, unit). kind: "time" (ns per iteration), "counter" (name), "items" (items/s),
-# "ratio" (items/s of spec[0] divided by items/s of spec[1]). Limits: "<=" or ">=".
+# "ratio" (items/s of spec[0] divided by items/s of spec[1]), "counter_ratio" (counter spec[2] of
+# spec[0] divided by the same counter of spec[1]). Limits: "<=" or ">=".
 TARGETS = [
     ("disabled event, macro site", "time", ("BM_DisabledMacro",), ("<=", 2.0), "ns"),
     ("disabled event, function call (shown; limit is for the site)", "time", ("BM_DisabledCall",), None, "ns"),
@@ -22,6 +23,8 @@ TARGETS = [
     ("enabled event p99, caller's thread (shown, no limit)", "counter", ("BM_EnabledEvent", "p99_ns"), None, "ns"),
     ("end-to-end ingest into SQLite", "items", ("BM_EndToEndIngest",), (">=", 1.0e6), "events/s"),
     ("end-to-end ingest / raw SQLite inserts", "ratio", ("BM_EndToEndIngest", "BM_RawSqliteInsert"), (">=", 0.5), ""),
+    ("end-to-end / raw SQLite, events per CPU-second", "counter_ratio",
+     ("BM_EndToEndIngest", "BM_RawSqliteInsert", "cpu_events_per_s"), (">=", 0.5), ""),
     ("end-to-end incl. finalize (indexes) (shown, no limit)", "counter", ("BM_EndToEndIngest", "finalized_events_per_s"),
      None, "events/s"),
     ("bytes per event on disk", "counter", ("BM_EndToEndIngest", "bytes_per_event"), ("<=", 64.0), "B"),
@@ -67,6 +70,11 @@ def figure(runs, kind, spec):
         return b.get(spec[1])
     if kind == "items":
         return b.get("items_per_second")
+    if kind == "counter_ratio":
+        other = find(runs, spec[1])
+        if other is None or not other.get(spec[2]) or not b.get(spec[2]):
+            return None
+        return b[spec[2]] / other[spec[2]]
     other = find(runs, spec[1])
     if other is None or not other.get("items_per_second") or not b.get("items_per_second"):
         return None

@@ -66,6 +66,9 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
                              nullptr);
     m_db.reset(raw);
     if (rc != SQLITE_OK) fail(std::string("cannot create trace: ") + (raw ? sqlite3_errmsg(raw) : "out of memory"));
+    // A reader that opens the file at the wrong moment (a live viewer attaching) must delay the
+    // writer, not make it fail.
+    sqlite3_busy_timeout(raw, 5000);
     try {
         execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
         execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));

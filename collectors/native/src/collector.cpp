@@ -17,11 +17,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <thread>
 #include <unistd.h>
 
 extern "C" {
@@ -468,13 +466,19 @@ CS_API cs_str cs_intern(const char* s) { return s ? cs_intern_n(s, std::strlen(s
 CS_API cs_track cs_track_create(cs_str name, int kind, std::int64_t tid) {
     if (!active()) return 0;
     Global& g = global();
+    ThreadState& t = threadState();
+    if (t.busy) return 0;  // a signal handler interrupting this thread inside the lock
+    t.busy = 1;
+    cs_track id = 0;
     try {
         std::lock_guard<std::mutex> lock(g.stringMutex);
         g.tracks.push_back({kind, tid, name});
-        return static_cast<cs_track>(g.tracks.size());
+        id = static_cast<cs_track>(g.tracks.size());
     } catch (...) {
-        return 0;
+        id = 0;
     }
+    t.busy = 0;
+    return id;
 }
 
 }  // extern "C"
