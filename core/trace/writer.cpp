@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <filesystem>
+#include <span>
 #include <variant>
 
 namespace cs::trace {
@@ -111,11 +112,15 @@ TraceWriter::~TraceWriter() {
 void TraceWriter::fail(const std::string& what) const { throw TraceError(TraceErrorKind::Write, m_path, what); }
 
 void TraceWriter::insert(int table, std::initializer_list<Value> values) {
+    insertValues(table, values.begin(), values.size());
+}
+
+void TraceWriter::insertValues(int table, const Value* values, size_t count) {
     if (m_finalized) fail("write after finalize()");
     Statement& st = m_inserts[static_cast<size_t>(table)];
     sqlite3_stmt* s = st.get();
     int i = 1;
-    for (const Value& v : values) {
+    for (const Value& v : std::span<const Value>(values, count)) {
         if (const auto* n = std::get_if<std::int64_t>(&v.v))
             sqlite3_bind_int64(s, i, *n);
         else if (const auto* d = std::get_if<double>(&v.v))
@@ -335,6 +340,32 @@ void TraceWriter::flushStats() {
         st.reset();
         v.dirty = false;
     }
+}
+
+std::int64_t TraceWriter::insertRaw(std::string_view table, const std::vector<RawValue>& row) {
+    int index = -1;
+    for (int t = 0; t < TableCount; ++t)
+        if (kTableNames[static_cast<size_t>(t)] == table) index = t;
+    if (index < 0) fail("no table " + std::string(table));
+    const auto& def = schemaTables()[static_cast<size_t>(index)];
+    if (row.size() != def.columns.size())
+        fail("table " + std::string(table) + " has " + std::to_string(def.columns.size()) + " columns, row has " +
+             std::to_string(row.size()));
+    std::vector<Value> values;
+    values.reserve(row.size());
+    for (const auto& r : row) {
+        if (const auto* n = std::get_if<std::int64_t>(&r)) values.emplace_back(*n);
+        else if (const auto* d = std::get_if<double>(&r)) values.emplace_back(*d);
+        else if (const auto* t = std::get_if<std::string>(&r)) values.emplace_back(std::string_view(*t));
+        else values.emplace_back(nullptr);
+    }
+    std::int64_t id = 0;
+    if (def.columns.front().name == "id") {
+        id = nextId(index);
+        values.front() = Value(id);
+    }
+    insertValues(index, values.data(), values.size());
+    return id;
 }
 
 void TraceWriter::setMeta(std::string_view key, std::string_view value) {

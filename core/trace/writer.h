@@ -17,6 +17,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 struct sqlite3;
@@ -81,6 +82,12 @@ public:
                  std::string_view detail = {});
     void setMeta(std::string_view key, std::string_view value);
 
+    // One row in schema column order, for copying rows between traces (trace merge). When the
+    // table's first column is `id`, the given id is replaced by a new one, which is returned;
+    // otherwise returns 0. Throws TraceError(Write) for an unknown table or a wrong column count.
+    using RawValue = std::variant<std::monostate, std::int64_t, double, std::string>;
+    std::int64_t insertRaw(std::string_view table, const std::vector<RawValue>& row);
+
     // Commits the open transaction and starts a new one. The recorder calls this at least every 100 ms.
     void commit();
     // Commits, builds indexes, leaves WAL mode so the trace is one self-contained file, and closes.
@@ -91,6 +98,7 @@ public:
 private:
     struct Value;
     void insert(int table, std::initializer_list<Value> values);
+    void insertValues(int table, const Value* values, size_t count);
     std::int64_t nextId(int table);
     void flushStats();
     void rowAdded();
