@@ -342,3 +342,16 @@ TEST(Cli, HelpListsTheCacheCommands) {
     EXPECT_EQ(runCli({"whatif", "t.cstrace"}).status, 2);  // no rule given
     EXPECT_EQ(runCli({"findings", "--yaml", "t.cstrace"}).status, 2);
 }
+
+TEST(Check, ATraceWithoutLookupsDoesNotPass) {
+    cs::test::TempDir dir;
+    auto path = dir.file("nothing.cstrace");
+    {
+        cs::trace::TraceWriter w(path);
+        w.addSession({.startNs = 0});
+        w.finalize();
+    }
+    auto r = runCli({"check", path});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("no cache lookups recorded"), std::string::npos) << r.out;
+}
