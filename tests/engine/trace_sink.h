@@ -1,4 +1,5 @@
-// The one interface the scenario builder writes through.
+// The one interface the scenario builder writes through (WriterSink here; CollectorSink in
+// collector_sink.cpp records through the collector C ABI and the recorder).
 //
 // Why an interface: golden inputs are meant to be recorded the way a real runtime records them,
 // through the collector API (collectors/native, issue 3). Until that lands, WriterSink writes the same
