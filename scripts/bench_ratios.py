@@ -37,6 +37,9 @@ TARGETS = [
     ("TEF plain read of the same file (shown, no limit)", "counter", ("BM_TefPlainRead", "MB_per_s"), None, "MB/s"),
     ("TEF raw SQLite inserts of the same rows (shown, no limit)", "counter", ("BM_TefRawSqliteFloor", "MB_per_s"),
      None, "MB/s"),
+    ("cache replay, one core", "items", ("BM_Replay",), (">=", 1.0e6), "lookups/s"),
+    ("cache replay + miss attribution, one core", "items", ("BM_ReplayAndAttribute",), (">=", 1.0e6), "lookups/s"),
+    ("cache replay / plain hash-map loop, same keys (shown)", "ratio", ("BM_Replay", "BM_HashMapBaseline"), None, ""),
 ]
 
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

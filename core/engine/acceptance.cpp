@@ -144,6 +144,10 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
         r.expectedFromOption = true;
     }
 
+    // Nothing recorded is not a pass: a CI gate must not turn green because the collector was off.
+    if (facts.lookups.empty())
+        r.failures.push_back({"the trace records cache lookups",
+                              "no cache lookups recorded: nothing to judge (was the collector enabled?)"});
     // Rule 1: misses == entries. A miss that left no live entry is a program compiled twice. In a
     // replay the only way an entry leaves the cache is the closure guard, so each poisoned entry is
     // named with the redefinition that caused it and the compile that replaced it.

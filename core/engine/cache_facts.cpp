@@ -110,7 +110,17 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
                                      .method = sqlite3_column_int64(st, 4), .world = optInt(st, 5)});
         });
 
-    // Counter rows read at the same instant for the same scope form one cache_stats() snapshot.
+    // One cache_stats() call records hits, misses and entries as three rows a few ns apart (each
+    // counter event takes the clock). Consecutive rows of one session and scope form one snapshot
+    // while no name repeats and no lookup of the session happened in between.
+    std::map<std::int64_t, std::vector<std::int64_t>> lookupTimes;  // session -> sorted ts
+    for (const auto& l : facts.lookups) lookupTimes[l.sessionId].push_back(l.tsNs);
+    auto lookupBetween = [&](std::int64_t session, std::int64_t from, std::int64_t to) {
+        auto it = lookupTimes.find(session);
+        if (it == lookupTimes.end()) return false;
+        auto pos = std::upper_bound(it->second.begin(), it->second.end(), from);
+        return pos != it->second.end() && *pos <= to;
+    };
     reader.query(
         "SELECT c.id, c.session_id, c.ts_ns, coalesce(c.scope_sid, 0), n.str, c.value FROM counters c "
         "JOIN strings n ON n.id = c.name_sid ORDER BY c.session_id, c.ts_ns, c.scope_sid, c.id",
@@ -120,10 +130,15 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
             auto* nameText = sqlite3_column_text(st, 4);
             std::string name = nameText ? reinterpret_cast<const char*>(nameText) : "";
             if (name != "hits" && name != "misses" && name != "entries") return;  // not cache_stats()
-            if (facts.counters.empty() || facts.counters.back().sessionId != session ||
-                facts.counters.back().tsNs != ts || facts.counters.back().scope != scope)
-                facts.counters.push_back({.sessionId = session, .tsNs = ts, .scope = scope});
+            bool join = !facts.counters.empty();
+            if (join) {
+                const auto& b = facts.counters.back();
+                const auto& slot = name == "hits" ? b.hits : name == "misses" ? b.misses : b.entries;
+                join = b.sessionId == session && b.scope == scope && !slot && !lookupBetween(session, b.tsNs, ts);
+            }
+            if (!join) facts.counters.push_back({.sessionId = session, .tsNs = ts, .scope = scope});
             auto& snap = facts.counters.back();
+            snap.tsNs = ts;
             snap.rowIds.push_back(sqlite3_column_int64(st, 0));
             auto v = sqlite3_column_int64(st, 5);
             (name == "hits" ? snap.hits : name == "misses" ? snap.misses : snap.entries) = v;

@@ -41,6 +41,26 @@ void replaceAll(std::string& s, const std::string& from, const std::string& to) 
     for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
 }
 
+// Runs each `run:` line with the traces appended; paths under `dir` print as file names.
+std::string runAll(const std::vector<std::string>& runs, const std::vector<std::string>& traces, const std::string& dir) {
+    std::string text;
+    for (const auto& run : runs) {
+        auto args = splitArgs(run);
+        std::string shown = "$ compilescope";
+        for (const auto& a : args) shown += " " + a;
+        for (const auto& p : traces) {
+            args.push_back(p);
+            shown += " " + fs::path(p).filename().string();
+        }
+        auto r = cs::test::runCli(args);
+        text += shown + "\n" + r.out;
+        if (!r.err.empty()) text += "[stderr]\n" + r.err;
+        text += "[exit " + std::to_string(r.status) + "]\n\n";
+    }
+    replaceAll(text, dir + "/", "");
+    return text;
+}
+
 // A live collector stamps events with CLOCK_MONOTONIC, not the builder's clock from 0: this sink
 // shifts every timestamp by a large offset, so the goldens are shown not to depend on absolute time.
 class ShiftedClockSink final : public cs::test::TraceSink {
@@ -74,22 +94,7 @@ std::string transcript(const std::string& name, const cs::test::SinkFactory& sin
     auto scn = engineDir() / "scenarios" / (name + ".scn");
     auto built = cs::test::buildScenario(cs::test::readFile(scn.string()), "scenarios/" + name + ".scn",
                                          dir.path().string(), sink);
-    std::string text;
-    for (const auto& run : built.runs) {
-        auto args = splitArgs(run);
-        std::string shown = "$ compilescope" ;
-        for (const auto& a : args) shown += " " + a;
-        for (const auto& p : built.tracePaths) {
-            args.push_back(p);
-            shown += " " + fs::path(p).filename().string();
-        }
-        auto r = cs::test::runCli(args);
-        text += shown + "\n" + r.out;
-        if (!r.err.empty()) text += "[stderr]\n" + r.err;
-        text += "[exit " + std::to_string(r.status) + "]\n\n";
-    }
-    replaceAll(text, dir.path().string() + "/", "");
-    return text;
+    return runAll(built.runs, built.tracePaths, dir.path().string());
 }
 
 class Golden : public ::testing::TestWithParam<std::string> {};
@@ -116,6 +121,32 @@ TEST_P(Golden, MatchesExpected) {
     int rc = std::system(cmd.c_str());
     (void)rc;
     ADD_FAILURE() << name << ": output differs from " << expectedPath << " (diff above; wrote " << actualPath << ")";
+}
+
+// The scenario recorded by the real collector and recorder (`compilescope record -- scenario_record`),
+// one process per trace, must give the golden transcript too: the input is "built through the
+// collector API", and the WriterSink used above is only its fast stand-in.
+std::string transcriptThroughCollector(const std::string& name) {
+    cs::test::TempDir dir;
+    auto scn = (engineDir() / "scenarios" / (name + ".scn")).string();
+    auto built = cs::test::buildScenario(cs::test::readFile(scn), name, dir.path().string());  // names and runs
+    std::vector<std::string> recorded;
+    for (size_t k = 0; k < built.tracePaths.size(); ++k) {
+        auto path = (dir.path() / "rec" / fs::path(built.tracePaths[k]).filename()).string();
+        fs::create_directories(dir.path() / "rec");
+        std::string cmd = std::string(COMPILESCOPE_CLI) + " record -o " + path + " -- " + SCENARIO_RECORD + " " + scn +
+                          " " + dir.path().string() + " " + std::to_string(k) + " >" + dir.file("log") + " 2>&1";
+        int st = std::system(cmd.c_str());
+        EXPECT_EQ(st, 0) << cmd << "\n" << cs::test::readFile(dir.file("log"));
+        recorded.push_back(path);
+    }
+    return runAll(built.runs, recorded, (dir.path() / "rec").string());
+}
+
+TEST_P(Golden, ThroughTheCollector) {
+    const auto& name = GetParam();
+    auto expected = cs::test::readFile((engineDir() / "golden" / (name + ".expected")).string());
+    EXPECT_EQ(transcriptThroughCollector(name), expected) << name << ": recorded through the collector";
 }
 
 TEST_P(Golden, IndependentOfTheClock) {

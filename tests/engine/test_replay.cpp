@@ -29,6 +29,15 @@ std::string build(const cs::test::TempDir& dir, const std::string& text, const s
     return cs::test::buildScenario(text, sub + ".scn", d.string()).tracePaths.at(0);
 }
 
+// A trace with one session and no cache facts at all.
+std::string emptyTrace(const cs::test::TempDir& dir, const std::string& name) {
+    auto path = dir.file(name);
+    cs::trace::TraceWriter w(path);
+    w.addSession({.startNs = 0});
+    w.finalize();
+    return path;
+}
+
 std::shared_ptr<const cs::engine::CacheAnalysis> analyse(const std::string& path) {
     auto r = cs::trace::TraceReader::open(path);
     return cs::engine::analyseCache(*r);
@@ -278,13 +287,7 @@ TEST(Findings, JsonCarriesKindEvidenceAndCost) {
 
 TEST(Findings, NoCacheLookupsNoCacheFindings) {
     cs::test::TempDir dir;
-    auto path = dir.file("empty.cstrace");
-    {
-        cs::trace::TraceWriter w(path);
-        w.addSession({.startNs = 0});
-        w.finalize();
-    }
-    auto r = runCli({"findings", path});
+    auto r = runCli({"findings", emptyTrace(dir, "empty.cstrace")});
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out, "findings empty.cstrace: 0\n");
 }
@@ -341,4 +344,11 @@ TEST(Cli, HelpListsTheCacheCommands) {
     EXPECT_NE(u.err.find("expected exactly one TRACE argument"), std::string::npos);
     EXPECT_EQ(runCli({"whatif", "t.cstrace"}).status, 2);  // no rule given
     EXPECT_EQ(runCli({"findings", "--yaml", "t.cstrace"}).status, 2);
+}
+
+TEST(Check, ATraceWithoutLookupsDoesNotPass) {
+    cs::test::TempDir dir;
+    auto r = runCli({"check", emptyTrace(dir, "nothing.cstrace")});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("no cache lookups recorded"), std::string::npos) << r.out;
 }

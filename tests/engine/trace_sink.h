@@ -1,9 +1,10 @@
-// The one interface the scenario builder writes through.
+// The one interface the scenario builder writes through (WriterSink here; CollectorSink in
+// collector_sink.cpp records through the collector C ABI and the recorder).
 //
 // Why an interface: golden inputs are meant to be recorded the way a real runtime records them,
-// through the collector API (collectors/native, issue 3). Until that lands, WriterSink writes the same
-// facts with core/trace's TraceWriter; a CollectorSink over the collector C ABI replaces it without
-// touching the scenario parser or any scenario file.
+// through the collector API (collectors/native). CollectorSink does exactly that, one process per
+// trace; WriterSink writes the same facts with core/trace's TraceWriter in-process, fast enough to
+// build every scenario several times per test run. The goldens must match both.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,123 @@
+// scenario_record SCENARIO.scn OUTDIR K: replays trace K (0-based) of a scenario through the real
+// collector C ABI (compilescope.h). Run it under `compilescope record -o T.cstrace --`; the recorder
+// process writes the trace. Exit 3 when the scenario has no trace K.
+//
+// Why a separate process per trace: the collector records one process as one session of one trace,
+// as a runtime would. A scenario's `session` statement (a second process) is a fork(): the parent
+// waits for the child, which carries on with the scenario and is recorded as its own session.
+// Timestamps are the collector's clock (CS_NOW), strictly increasing, so call order is event order.
+#include "engine/scenario.h"
+
+#include <compilescope/compilescope.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+// Waits until the collector's clock has moved past the last event, so no two events tie.
+std::int64_t nextTs() {
+    static std::int64_t last = 0;
+    std::int64_t now = cs_now_ns();
+    while (now <= last) now = cs_now_ns();
+    return last = now;
+}
+
+cs_str str(const std::string& s) { return s.empty() ? 0 : cs_intern(s.c_str()); }
+
+class CollectorSink final : public cs::test::TraceSink {
+public:
+    std::int64_t beginSession(const std::string& runtime, std::int64_t) override {
+        if (m_sessions++ == 0) {
+            if (!cs_start(runtime.c_str(), nullptr)) throw std::runtime_error("cs_start failed (run under compilescope record)");
+            return 1;
+        }
+        // A new process: the fork()ed child is recorded as its own session and carries on.
+        cs_flush();
+        pid_t pid = fork();
+        if (pid < 0) throw std::runtime_error("fork failed");
+        if (pid > 0) {
+            int status = 0;
+            waitpid(pid, &status, 0);
+            cs_stop();
+            _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+        }
+        return m_sessions;
+    }
+    void endSession(std::int64_t, std::int64_t) override {}
+    void step(std::int64_t, std::int64_t, std::int64_t step, const std::string& label) override {
+        nextTs();
+        cs_step(step, CS_NONE, str(label));
+    }
+    std::int64_t lookup(const cs::test::SinkLookup& l) override {
+        std::vector<cs_key_component> key;
+        for (const auto& c : l.components) {
+            cs_str v = str(c.value);
+            key.push_back({str(c.name), c.role, v, v});
+        }
+        cs_cache_lookup r{nextTs(), str(l.cache), str(l.program), str(l.handle), l.verdict,
+                          l.compileNs.value_or(CS_NONE), str(l.fingerprint), CS_THREAD_TRACK, l.step.value_or(CS_NONE),
+                          key.data(), static_cast<uint32_t>(key.size()), 0, nullptr};
+        m_last = cs_cache_lookup_record(&r);
+        return static_cast<std::int64_t>(m_last);
+    }
+    void closure(std::int64_t, const std::string& method, std::optional<std::int64_t> world) override {
+        cs_closure_add(m_last, str(method), world.value_or(CS_NONE));
+    }
+    void method(std::int64_t, std::int64_t, int event, const std::string& name, std::optional<std::int64_t> world) override {
+        cs_method_info m{nextTs(), event, str(name), 0, 0, 0, 0, CS_NONE, world.value_or(CS_NONE)};
+        cs_method(&m);
+    }
+    void counter(std::int64_t, std::int64_t, const std::string& scope, const std::string& name, std::int64_t value) override {
+        nextTs();
+        cs_counter(str(scope), str(name), value);
+    }
+    void finish() override { cs_stop(); }
+
+private:
+    std::int64_t m_sessions = 0;
+    cs_lookup m_last = 0;
+};
+
+// The other traces of the scenario: recorded by other runs of this program.
+class NullSink final : public cs::test::TraceSink {
+public:
+    std::int64_t beginSession(const std::string&, std::int64_t) override { return 1; }
+    void endSession(std::int64_t, std::int64_t) override {}
+    void step(std::int64_t, std::int64_t, std::int64_t, const std::string&) override {}
+    std::int64_t lookup(const cs::test::SinkLookup&) override { return 0; }
+    void closure(std::int64_t, const std::string&, std::optional<std::int64_t>) override {}
+    void method(std::int64_t, std::int64_t, int, const std::string&, std::optional<std::int64_t>) override {}
+    void counter(std::int64_t, std::int64_t, const std::string&, const std::string&, std::int64_t) override {}
+    void finish() override {}
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::cerr << "usage: scenario_record SCENARIO.scn OUTDIR K\n";
+        return 2;
+    }
+    std::ifstream in(argv[1], std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const int wanted = std::atoi(argv[3]);
+    int index = 0;
+    bool found = false;
+    try {
+        cs::test::buildScenario(text.str(), argv[1], argv[2], [&](const std::string&) -> std::unique_ptr<cs::test::TraceSink> {
+            if (index++ != wanted) return std::make_unique<NullSink>();
+            found = true;
+            return std::make_unique<CollectorSink>();
+        });
+    } catch (const std::exception& e) {
+        std::cerr << "scenario_record: " << e.what() << "\n";
+        return 2;
+    }
+    return found ? 0 : 3;
+}
