@@ -31,6 +31,7 @@ const std::vector<Command>& commands();
 Command infoCommand();
 Command sqlCommand();
 Command importCommand();
+Command reportCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);
