@@ -27,6 +27,7 @@ section h2{font-size:16px;margin:0 0 10px;display:flex;align-items:center;gap:8p
 section h2 .count{font-size:12px;font-weight:600;background:var(--nabg);color:var(--muted);border-radius:10px;padding:1px 8px}
 h3.trace-label{font-size:14px;margin:14px 0 8px;font-weight:600}
 .tag{display:inline-block;background:#162033;color:#fff;border-radius:4px;padding:0 6px;font-size:12px;margin-right:4px}
+table.modules td:first-child code,table.misses td:nth-child(3) code{white-space:nowrap;word-break:normal}
 code{font:12.5px/1.4 ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menlo,monospace;word-break:break-all}
 .metrics{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:10px;margin:4px 0 12px}
 .metric{border:1px solid var(--line);border-radius:6px;padding:8px 10px;background:#fbfcfe}

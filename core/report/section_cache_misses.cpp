@@ -131,9 +131,8 @@ void renderCacheMisses(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             emptyNote(h, t.summary.lookups ? "Every cache lookup hit." : "The trace records no cache lookups.");
             continue;
         }
-        h.open("table", {{"class", "sortable misses"}, {"data-trace", t.label}}).open("thead").open("tr");
-        for (auto c : {"#", "step", "program", "handle", "compile", "reason", "what moved"}) h.leaf("th", c);
-        h.close().close().open("tbody");
+        openTable(h, {{"class", "sortable misses"}, {"data-trace", t.label}},
+                  {"#", "#step", "program", "handle", "#compile", "reason", "what moved"});
         for (const auto& row : m.rows) {
             h.open("tr", {{"class", "miss"}, {"data-lookup", row.lookupId}});
             h.leaf("td", std::to_string(row.lookupId), {{"class", "num"}});

@@ -20,6 +20,15 @@ void traceHeading(HtmlBuilder& h, const std::vector<TraceReport>& traces, const 
     h.close();
 }
 
+void openTable(HtmlBuilder& h, std::initializer_list<Attr> attrs, std::initializer_list<std::string_view> columns) {
+    h.open("table", attrs).open("thead").open("tr");
+    for (auto c : columns) {
+        if (c.size() > 1 && c[0] == '#') h.leaf("th", c.substr(1), {{"class", "num"}});
+        else h.leaf("th", c);
+    }
+    h.close().close().open("tbody");
+}
+
 void moreRows(HtmlBuilder& h, std::int64_t total, size_t shown) {
     if (total <= static_cast<std::int64_t>(shown)) return;
     h.leaf("p",

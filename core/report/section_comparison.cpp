@@ -83,9 +83,7 @@ std::string ms(double ns) { return util::formatDuration(static_cast<std::int64_t
 
 void renderLedger(HtmlBuilder& h, const Ledger& ledger) {
     h.leaf("h3", "Ledger: options measured and not taken");
-    h.open("table", {{"class", "ledger"}}).open("thead").open("tr");
-    for (auto c : {"option", "measured", "why not taken", "to take it"}) h.leaf("th", c);
-    h.close().close().open("tbody");
+    openTable(h, {{"class", "ledger"}}, {"option", "#measured", "why not taken", "to take it"});
     for (const auto& row : ledger.rows) {
         h.open("tr", {{"class", "ledger-row"}});
         h.open("td").open("code").shortText(row.option, 120).close().close();
@@ -112,11 +110,8 @@ void renderPair(HtmlBuilder& h, const TraceReport& base, const TraceReport& cand
         h.close().close();
     }
     auto rows = compareAll(base.samples, cand.samples);
-    h.open("table", {{"class", "sortable compare"}, {"data-count", static_cast<std::int64_t>(rows.size())}});
-    h.open("thead").open("tr");
-    for (auto c : {"metric", "baseline median", "n", "candidate median", "n", "delta", "noise band", "verdict"})
-        h.leaf("th", c);
-    h.close().close().open("tbody");
+    openTable(h, {{"class", "sortable compare"}, {"data-count", static_cast<std::int64_t>(rows.size())}},
+              {"metric", "#baseline median", "#n", "#candidate median", "#n", "#delta", "#noise band", "verdict"});
     for (const auto& c : rows) {
         std::string verdict = compareVerdictName(c.verdict);
         h.open("tr", {{"class", "cmp"}, {"data-verdict", verdict}});

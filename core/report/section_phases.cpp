@@ -40,9 +40,8 @@ void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         for (const auto& row : p.rows) maxTotal = std::max(maxTotal, row.totalNs);
         h.leaf("p", std::to_string(p.timings) + " timings, " + util::formatDuration(p.totalNs) + " in top-level phases.",
                {{"class", "hint"}});
-        h.open("table", {{"class", "sortable phases"}, {"data-trace", t.label}}).open("thead").open("tr");
-        for (auto c : {"tool", "phase", "arch", "count", "total", "max", "share"}) h.leaf("th", c);
-        h.close().close().open("tbody");
+        openTable(h, {{"class", "sortable phases"}, {"data-trace", t.label}},
+                  {"tool", "phase", "arch", "#count", "#total", "#max", "share"});
         for (const auto& row : p.rows) {
             h.open("tr", {{"class", "phase"}});
             h.leaf("td", row.tool).open("td").open("code").shortText(row.phase, 60).close().close();

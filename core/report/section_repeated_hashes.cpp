@@ -91,10 +91,8 @@ void renderRepeatedHashes(HtmlBuilder& h, const std::vector<TraceReport>& traces
         h.leaf("p", std::to_string(m.repeated) + " of " + std::to_string(m.modules) +
                         " module name(s) were built under more than one identity.",
                {{"class", "hint"}});
-        h.open("table", {{"class", "sortable modules"}, {"data-trace", t.label}}).open("thead").open("tr");
-        for (auto c : {"module", "device", "loads", "compiled", "cached", "hashes", "block_dim", "time", "diagnosis"})
-            h.leaf("th", c);
-        h.close().close().open("tbody");
+        openTable(h, {{"class", "sortable modules"}, {"data-trace", t.label}},
+                  {"module", "device", "#loads", "#compiled", "#cached", "hashes", "block_dim", "#time", "diagnosis"});
         for (const auto& g : m.rows) {
             h.open("tr", {{"class", g.notes.empty() ? "module" : "module repeated"}});
             h.open("td").open("code").shortText(g.name, 60).close().close();

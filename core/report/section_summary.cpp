@@ -131,10 +131,7 @@ void renderVerdict(HtmlBuilder& h, const Summary& s) {
     h.leaf("span", pass ? " - no program compiled twice, no recompile after the first step."
                         : " - at least one rule of the acceptance check is broken.");
     h.close();
-    h.open("table", {{"class", "rules"}});
-    h.open("thead").open("tr");
-    for (auto c : {"rule", "scope", "verdict", "detail"}) h.leaf("th", c);
-    h.close().close().open("tbody");
+    openTable(h, {{"class", "rules"}}, {"rule", "scope", "verdict", "detail"});
     for (const auto& a : s.acceptance) {
         h.open("tr", {{"class", a.pass ? "ok" : "bad"}});
         h.leaf("td", a.rule).open("td").shortText(a.scope, 120).close();
@@ -181,9 +178,7 @@ void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             }
         }
         h.text(".").close();
-        h.open("table", {{"class", "compact"}}).open("thead").open("tr");
-        h.leaf("th", "fact family").leaf("th", "rows", {{"class", "num"}});
-        h.close().close().open("tbody");
+        openTable(h, {{"class", "compact"}}, {"fact family", "#rows"});
         for (const auto& f : s.families) {
             h.open("tr").leaf("td", f.family).leaf("td", std::to_string(f.rows), {{"class", "num"}}).close();
         }
@@ -194,9 +189,7 @@ void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         } else {
             h.open("div", {{"class", "warnbox"}});
             h.leaf("strong", std::to_string(s.stats.size()) + " kind(s) of dropped or malformed input");
-            h.open("table", {{"class", "compact"}}).open("thead").open("tr");
-            for (auto c : {"stat", "source", "count", "first example"}) h.leaf("th", c);
-            h.close().close().open("tbody");
+            openTable(h, {{"class", "compact"}}, {"stat", "source", "#count", "first example"});
             for (const auto& st : s.stats) {
                 h.open("tr").open("td").shortText(st.name, 80).close().open("td").shortText(st.source, 80).close();
                 h.leaf("td", std::to_string(st.count), {{"class", "num"}}).open("td").shortText(st.detail, 200).close();

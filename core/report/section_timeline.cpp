@@ -209,9 +209,7 @@ void renderTimeline(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         }
         for (size_t i = 0; i < t.lanes.size(); ++i) renderLane(h, t, t.lanes[i], static_cast<int>(i));
         h.close();
-        h.open("table", {{"class", "compact lanes"}}).open("thead").open("tr");
-        h.leaf("th", "lane").leaf("th", "events", {{"class", "num"}}).leaf("th", "busy", {{"class", "num"}});
-        h.close().close().open("tbody");
+        openTable(h, {{"class", "compact lanes"}}, {"lane", "#events", "#busy"});
         for (const auto& l : t.lanes) {
             h.open("tr").open("td").shortText(l.name, 80).close();
             h.leaf("td", std::to_string(l.events), {{"class", "num"}});

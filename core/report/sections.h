@@ -42,6 +42,10 @@ void renderComparison(HtmlBuilder& h, const std::vector<TraceReport>& traces, co
 void openSection(HtmlBuilder& h, Trusted id, std::string_view title, std::int64_t count);
 // A per-trace sub-heading, only when the report holds several traces.
 void traceHeading(HtmlBuilder& h, const std::vector<TraceReport>& traces, const TraceReport& t);
+// <table attrs><thead><tr><th>column</th>...</tr></thead><tbody>; the caller adds rows and closes
+// the tbody and the table (h.close().close()). A column name starting with '#' is numeric (right
+// aligned), the '#' itself is not shown unless it is the whole name.
+void openTable(HtmlBuilder& h, std::initializer_list<Attr> attrs, std::initializer_list<std::string_view> columns);
 // "N more rows in the trace, not listed" when a list was cut.
 void moreRows(HtmlBuilder& h, std::int64_t total, size_t shown);
 // An empty-state line: what the section would show and which facts the trace lacks.
