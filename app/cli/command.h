@@ -32,6 +32,10 @@ Command infoCommand();
 Command sqlCommand();
 Command importCommand();
 Command reportCommand();
+Command checkCommand();
+Command explainCommand();
+Command whatifCommand();
+Command findingsCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

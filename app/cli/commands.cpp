@@ -8,6 +8,10 @@ const std::vector<Command>& commands() {
         sqlCommand(),
         importCommand(),
         reportCommand(),
+        checkCommand(),
+        explainCommand(),
+        whatifCommand(),
+        findingsCommand(),
     };
     return all;
 }
