@@ -7,6 +7,7 @@
 #include "sections.h"
 
 #include "core/engine/all_findings.h"
+#include "core/engine/cache_analysis.h"
 #include "core/trace/reader.h"
 #include "core/util/json_writer.h"
 
@@ -18,10 +19,11 @@ TraceReport collectTrace(const trace::TraceReader& reader, const std::string& la
     TraceReport r;
     r.path = reader.path();
     r.label = label;
-    collectSummary(reader, r);
+    auto cache = engine::analyseCache(reader);
+    collectSummary(reader, *cache, r);
     r.findings = engine::collectFindings(reader);
     collectTimeline(reader, r, options.timelineBuckets);
-    collectCacheMisses(reader, r);
+    collectCacheMisses(*cache, r);
     collectRepeatedHashes(reader, r);
     collectInvalidations(reader, r);
     collectPhases(reader, r);
@@ -115,7 +117,7 @@ std::string renderReport(const std::vector<TraceReport>& traces, const ReportOpt
     doc.single("meta", {{"http-equiv", "Content-Security-Policy"}, {"content", csp}});
     doc.single("meta", {{"name", "referrer"}, {"content", "no-referrer"}});
     doc.single("meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
-    doc.leaf("title", options.title);
+    doc.leaf("title", truncateUtf8(options.title, 200));
     doc.append(head);
     doc.close();  // head
     doc.append(body);

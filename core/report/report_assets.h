@@ -79,6 +79,8 @@ svg.bar .track{fill:#eef1f6}svg.bar .fill{fill:var(--accent)}
 ul.changes{margin:0;padding-left:16px}
 .before{color:var(--bad);text-decoration:line-through;text-decoration-color:rgba(194,58,43,.4)}
 .after{color:var(--ok);font-weight:600}
+li.unkeyed,li.unkeyed .before,li.unkeyed .after{color:var(--muted);font-weight:400;text-decoration:none}
+.muted{color:var(--muted);font-size:12px}
 code.hash{background:#eef1f6;border-radius:3px;padding:0 4px;margin-right:2px}
 tr.repeated td:first-child{border-left:3px solid var(--warn)}
 .note{color:#7a4a00;font-size:12.5px}

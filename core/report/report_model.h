@@ -67,6 +67,7 @@ struct Timeline {
 
 struct KeyChange {
     std::string component, before, after;
+    bool inKey = true;  // false: a Device / Host field that changed alongside, not the cause
 };
 
 struct MissRow {

@@ -1,14 +1,14 @@
 // Summary and acceptance verdict: what the trace holds, where the compile time went, and whether the
 // run passes seed 000's acceptance check.
 //
-// Why judge acceptance here from the raw tables: the check is two comparisons of numbers the trace
-// records itself (the runtime's cumulative cache_stats() counters and the step of every miss), so the
-// report can give the verdict even for a trace no replay engine understands. The rule, quoted from the
-// seed: "Check that misses == entries and that misses does not grow with the number of steps. Both
-// counters are cumulative, so a miss that is not also a new entry is a program compiled twice."
+// The verdict is the replay engine's (engine/acceptance.h): "Check that misses == entries and that
+// misses does not grow with the number of steps. Both counters are cumulative, so a miss that is not
+// also a new entry is a program compiled twice", plus the expected program count. A trace with
+// cache_stats() counters but no lookups is still judged on misses == entries from the counters.
 #include "sections.h"
 #include "sql_row.h"
 
+#include "core/engine/cache_analysis.h"
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
 #include "core/util/units.h"
@@ -17,13 +17,46 @@
 
 #include <map>
 #include <set>
-#include <tuple>
 
 namespace cs::report {
 
 namespace {
-void collectAcceptance(const trace::TraceReader& reader, Summary& s) {
-    // Latest value of hits / misses / entries per (session, scope).
+// The engine's verdict (engine/acceptance.h), as rows: the seed's three rules always, then every
+// other broken rule (the replay disagreeing with the runtime, cache_stats() disagreeing).
+void acceptanceFromEngine(const engine::CacheAnalysis& cache, Summary& s) {
+    const engine::AcceptanceResult& a = cache.acceptance;
+    std::map<std::string, std::vector<std::string>> failed;
+    std::vector<std::string> order;
+    for (const auto& f : a.failures) {
+        if (!failed.count(f.rule)) order.push_back(f.rule);
+        failed[f.rule].push_back(f.reason);
+    }
+    auto row = [&](const std::string& rule, const std::string& passDetail) {
+        auto it = failed.find(rule);
+        if (it == failed.end()) {
+            s.acceptance.push_back({rule, "whole trace", true, passDetail});
+            return;
+        }
+        std::string detail;
+        for (size_t i = 0; i < it->second.size() && i < 5; ++i) detail += (i ? "; " : "") + it->second[i];
+        if (it->second.size() > 5) detail += "; and " + std::to_string(it->second.size() - 5) + " more";
+        s.acceptance.push_back({rule, "whole trace", false, detail});
+    };
+    row("misses == entries", "misses " + std::to_string(a.counts.misses) + ", entries " + std::to_string(a.counts.entries));
+    row("no miss after the first step", "no program missed after the step it was first used at");
+    if (a.expected)
+        row("expected program count", "compiled " + std::to_string(a.counts.misses) + ", expected " +
+                                          std::to_string(*a.expected) +
+                                          (a.derived.basis.empty() ? "" : " (" + a.derived.basis + ")"));
+    for (const auto& rule : order)
+        if (rule != "misses == entries" && rule != "no miss after the first step" && rule != "expected program count")
+            row(rule, "");
+    s.acceptanceSource = "the replay engine: the trace's lookups replayed in order, checked against the runtime's "
+                         "own verdicts and cache_stats() counters";
+}
+
+// Without lookups the runtime's counters can still be judged: misses == entries per cache.
+void acceptanceFromCounters(const trace::TraceReader& reader, Summary& s) {
     std::map<std::pair<std::int64_t, std::string>, std::map<std::string, std::int64_t>> last;
     reader.query("SELECT c.session_id, coalesce(sc.str, ''), n.str, c.value FROM counters c "
                  "JOIN strings n ON n.id = c.name_sid LEFT JOIN strings sc ON sc.id = c.scope_sid "
@@ -34,34 +67,15 @@ void collectAcceptance(const trace::TraceReader& reader, Summary& s) {
         if (m == values.end() || e == values.end()) continue;
         std::string scope = key.second.empty() ? "session " + std::to_string(key.first)
                                                : key.second + " (session " + std::to_string(key.first) + ")";
-        bool pass = m->second == e->second;
         std::string detail = "misses " + std::to_string(m->second) + ", entries " + std::to_string(e->second);
-        if (!pass && m->second > e->second)
-            detail += ": " + std::to_string(m->second - e->second) + " program(s) compiled twice";
-        s.acceptance.push_back({"misses == entries", scope, pass, detail});
+        if (m->second > e->second) detail += ": " + std::to_string(m->second - e->second) + " program(s) compiled twice";
+        s.acceptance.push_back({"misses == entries", scope, m->second == e->second, detail});
     }
-    // Misses after the first step, per session: counted from the lookups that carry a step number.
-    reader.query("SELECT session_id, min(step), sum(verdict = " + std::to_string(CS_VERDICT_MISS) +
-                     " AND step > (SELECT min(step) FROM cache_lookups c2 WHERE c2.session_id = c.session_id "
-                     "AND c2.step IS NOT NULL)), group_concat(DISTINCT CASE WHEN verdict = " +
-                     std::to_string(CS_VERDICT_MISS) +
-                     " AND step > (SELECT min(step) FROM cache_lookups c3 WHERE c3.session_id = c.session_id "
-                     "AND c3.step IS NOT NULL) THEN step END) FROM cache_lookups c WHERE step IS NOT NULL "
-                     "GROUP BY session_id ORDER BY session_id",
-                 [&](sqlite3_stmt* st) {
-                     std::int64_t late = colInt(st, 2);
-                     std::string detail = late == 0 ? "no miss after step " + std::to_string(colInt(st, 1))
-                                                    : std::to_string(late) + " miss(es) after step " +
-                                                          std::to_string(colInt(st, 1)) + ", at steps " +
-                                                          colText(st, 3);
-                     s.acceptance.push_back({"no recompile after the first step",
-                                             "session " + std::to_string(colInt(st, 0)), late == 0, detail});
-                 });
-    s.acceptanceSource = "the trace's own counters (cache_stats snapshots) and the step of each recorded miss";
+    s.acceptanceSource = "the trace's own cache_stats() counters (no lookups recorded to replay)";
 }
 }  // namespace
 
-void collectSummary(const trace::TraceReader& reader, TraceReport& r) {
+void collectSummary(const trace::TraceReader& reader, const engine::CacheAnalysis& cache, TraceReport& r) {
     Summary& s = r.summary;
     std::set<std::string> runtimes;
     reader.query("SELECT s.start_ns, s.end_ns, coalesce(rt.str, '') FROM sessions s "
@@ -104,7 +118,8 @@ void collectSummary(const trace::TraceReader& reader, TraceReport& r) {
     // Only top-level phases count toward the total (children are already inside their parent).
     reader.query("SELECT count(*), coalesce(sum(CASE WHEN parent_id IS NULL THEN dur_ns END), 0) FROM phase_timings",
                  [&](sqlite3_stmt* st) { s.phaseRows = colInt(st, 0), s.phaseNs = colInt(st, 1); });
-    collectAcceptance(reader, s);
+    if (!cache.facts.empty()) acceptanceFromEngine(cache, s);
+    else acceptanceFromCounters(reader, s);
 }
 
 namespace {
@@ -136,7 +151,7 @@ void renderVerdict(HtmlBuilder& h, const Summary& s) {
         h.open("tr", {{"class", a.pass ? "ok" : "bad"}});
         h.leaf("td", a.rule).open("td").shortText(a.scope, 120).close();
         h.leaf("td", a.pass ? "pass" : "FAIL", {{"class", a.pass ? "sev-info" : "sev-error"}});
-        h.leaf("td", a.detail);
+        h.open("td").shortText(a.detail, 1200).close();
         h.close();
     }
     h.close().close();

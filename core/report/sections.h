@@ -15,14 +15,19 @@
 namespace cs::trace {
 class TraceReader;
 }
+namespace cs::engine {
+struct CacheAnalysis;
+}
 
 namespace cs::report {
 
 struct Ledger;  // ledger.h
 
-void collectSummary(const trace::TraceReader& reader, TraceReport& r);
+// `cache` is the replay engine's analysis of the trace (engine/cache_analysis.h); the acceptance
+// verdict and the miss reasons come from it.
+void collectSummary(const trace::TraceReader& reader, const engine::CacheAnalysis& cache, TraceReport& r);
 void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int buckets);
-void collectCacheMisses(const trace::TraceReader& reader, TraceReport& r);
+void collectCacheMisses(const engine::CacheAnalysis& cache, TraceReport& r);
 void collectRepeatedHashes(const trace::TraceReader& reader, TraceReport& r);
 void collectInvalidations(const trace::TraceReader& reader, TraceReport& r);
 void collectPhases(const trace::TraceReader& reader, TraceReport& r);

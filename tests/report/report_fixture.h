@@ -75,7 +75,7 @@ inline FixtureCounts writeReportFixture(const std::string& path, const Labeler& 
             w.addSpan({.trackId = track, .startNs = ts, .durNs = 120 * ms, .category = CS_CAT_COMPILE,
                        .name = I("span", l.program)});
     }
-    // The runtime's own counters: 4 misses but 3 entries, so one program compiled twice.
+    // The runtime's own counters, disagreeing with the replay (4 entries): reported as such.
     for (auto [name, value] : {std::pair{"hits", 4}, {"misses", 4}, {"entries", 3}})
         w.addCounter({.sessionId = sess, .tsNs = 2900 * ms, .scope = I("cache", "ReactantNitro.program_cache"),
                       .name = w.intern(name), .value = value});

@@ -37,6 +37,7 @@ TEST(Report, SectionsCarryTheFixtureCounts) {
     auto path = dir.file("t.cstrace");
     test::FixtureCounts c = test::writeReportFixture(path);
     std::string html = reportOf({path});
+    test::writeFile(std::string(COMPILESCOPE_BINARY_DIR) + "/report-fixture.html", html);  // for a person to open
     EXPECT_EQ(sectionCount(html, "summary"), "1");
     EXPECT_EQ(sectionCount(html, "cache-misses"), std::to_string(c.misses));
     EXPECT_EQ(countOf(html, "<tr class=\"miss\""), static_cast<size_t>(c.misses));
@@ -60,20 +61,45 @@ TEST(Report, MissReasonsNameTheMovedComponentNotDeviceFields) {
     EXPECT_NE(html.find("<code>shape of arg 2</code>: <span class=\"before\">128x64</span> \xE2\x86\x92 "
                         "<span class=\"after\">100x64</span>"),
               std::string::npos);
-    EXPECT_EQ(countOf(html, "first lookup of this program: a new entry"), 3u);
-    // `lr` is a Device field: it changes every step but is not part of the key (seed 000).
-    EXPECT_EQ(html.find("<code>lr</code>:"), std::string::npos);
+    EXPECT_EQ(countOf(html, "<td>no earlier entry of "), 3u);
+    // `lr` is a Device field: it changes every step but is not part of the key (seed 000), so it is
+    // shown beside the miss as not in the key, never as its cause.
+    EXPECT_NE(html.find("<li class=\"unkeyed\"><code>lr</code>: <span class=\"before\">d1</span>"), std::string::npos);
+    EXPECT_EQ(html.find("<li class=\"keyed\"><code>lr</code>"), std::string::npos);
 }
 
-TEST(Report, AcceptanceVerdictFromTheTraceCounters) {
+TEST(Report, AcceptanceVerdictFromTheReplayEngine) {
     test::TempDir dir;
     auto path = dir.file("t.cstrace");
     test::writeReportFixture(path);
     std::string html = reportOf({path});
     EXPECT_NE(html.find("data-verdict=\"fail\""), std::string::npos);
-    EXPECT_NE(html.find("misses 4, entries 3: 1 program(s) compiled twice"), std::string::npos);
-    EXPECT_NE(html.find("2 miss(es) after step 1, at steps 3"), std::string::npos);
     EXPECT_NE(html.find("\"acceptance\":\"fail\""), std::string::npos);
+    EXPECT_NE(html.find("<td>misses == entries</td><td>whole trace</td><td class=\"sev-info\">pass</td>"
+                        "<td>misses 4, entries 4</td>"),
+              std::string::npos);
+    EXPECT_NE(html.find("gradient missed at step 3 (first used at step 1, lookup #5): shape of arg 2: 128x64 -&gt; "
+                        "100x64"),
+              std::string::npos);
+    EXPECT_NE(html.find("compiled 4 programs, expected 3"), std::string::npos);
+    EXPECT_NE(html.find("entries: runtime 3, replay 4"), std::string::npos);
+}
+
+TEST(Report, AcceptanceFromCountersAloneWhenNoLookupsWereRecorded) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    {
+        trace::TraceWriter w(path);
+        auto sess = w.addSession({.startNs = 0});
+        for (auto [name, value] : {std::pair{"misses", 3}, {"entries", 2}})
+            w.addCounter({.sessionId = sess, .tsNs = 5, .scope = w.intern("program_cache"), .name = w.intern(name),
+                          .value = value});
+        w.finalize();
+    }
+    std::string html = reportOf({path});
+    EXPECT_NE(html.find("data-verdict=\"fail\""), std::string::npos);
+    EXPECT_NE(html.find("misses 3, entries 2: 1 program(s) compiled twice"), std::string::npos);
+    EXPECT_NE(html.find("no lookups recorded to replay"), std::string::npos);
 }
 
 TEST(Report, RepeatedHashesDiagnosis) {
@@ -166,7 +192,7 @@ TEST(Report, FindingsRenderWithSeverityCostAndFix) {
     twice.title = "gradient compiled twice";
     t.findings.push_back(twice);
     std::string html = report::renderReport({t}, options);
-    EXPECT_EQ(sectionCount(html, "findings"), "2");
+    EXPECT_EQ(sectionCount(html, "findings"), std::to_string(engine::collectFindings(*reader).size() + 2));
     // Errors first, then by cost.
     EXPECT_LT(html.find("gradient compiled twice"), html.find("module warp.sim built under 3 hashes"));
     EXPECT_NE(html.find("<dd class=\"fix\">define every kernel before the first launch</dd>"), std::string::npos);
