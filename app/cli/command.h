@@ -36,6 +36,7 @@ Command checkCommand();
 Command explainCommand();
 Command whatifCommand();
 Command findingsCommand();
+Command treesCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

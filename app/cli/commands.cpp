@@ -12,6 +12,7 @@ const std::vector<Command>& commands() {
         explainCommand(),
         whatifCommand(),
         findingsCommand(),
+        treesCommand(),
     };
     return all;
 }

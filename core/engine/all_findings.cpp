@@ -1,6 +1,7 @@
 #include "all_findings.h"
 
 #include "cache_analysis.h"
+#include "invalidation_findings.h"
 
 namespace cs::engine {
 
@@ -12,6 +13,7 @@ std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
     // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...):
     //   append(analyseSomething(reader));
     append(analyseCacheFindings(reader));
+    append(analyseInvalidations(reader));
     return all;
 }
 
