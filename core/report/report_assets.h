@@ -91,6 +91,7 @@ details.inv-node>summary{cursor:pointer;padding:2px 0}
 .inv-leaf{padding:1px 0 1px 16px}
 .kind{display:inline-block;min-width:86px;color:var(--muted);font-size:11.5px;text-transform:uppercase;letter-spacing:.3px}
 .children{margin-left:8px;color:var(--muted);font-size:12px}
+.trees .cost{margin-left:10px}
 .tree-tools{display:flex;gap:6px;margin:0 0 6px}
 .tree-tools button{font:inherit;font-size:12px;border:1px solid var(--line);background:#fff;border-radius:4px;padding:2px 8px;cursor:pointer}
 .v-better{color:var(--ok);font-weight:600}.v-worse{color:var(--bad);font-weight:600}.v-neutral{color:var(--muted)}

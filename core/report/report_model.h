@@ -90,6 +90,7 @@ struct ModuleGroup {
     std::vector<std::string> hashes;  // distinct, in load order
     std::vector<std::int64_t> blockDims;
     std::vector<std::string> notes;   // what differs / which mechanism
+    bool repeated = false;            // built under more than one identity
 };
 
 struct RepeatedHashes {
@@ -107,8 +108,9 @@ struct InvalidationNode {
 };
 
 struct Invalidations {
-    std::int64_t items = 0, roots = 0;
-    std::vector<InvalidationNode> trees;  // first kMaxListedRows roots
+    std::int64_t items = 0, roots = 0;  // items: raw items + printed tree lines read
+    std::vector<InvalidationNode> trees;  // costliest first, cut (see section_invalidations.cpp)
+    std::vector<std::string> problems;    // what the builder could not attribute
     std::string source;
 };
 

@@ -121,7 +121,10 @@ void renderPair(HtmlBuilder& h, const TraceReport& base, const TraceReport& cand
         h.leaf("td", ms(c.candMedian), {{"class", "num"}, {"data-v", c.candMedian}});
         h.leaf("td", std::to_string(c.candSamples), {{"class", "num"}});
         std::string pct = c.baseMedian > 0 ? " (" + std::to_string(static_cast<long long>(std::llround(100.0 * c.delta / c.baseMedian))) + "%)" : "";
-        h.leaf("td", (c.delta > 0 ? "+" : "") + ms(c.delta) + pct, {{"class", "num"}, {"data-v", c.delta}});
+        std::string delta = c.delta > 0 ? "+" : "";  // appended, not "+" + s: GCC 12 -Wrestrict at -O3
+        delta += ms(c.delta);
+        delta += pct;
+        h.leaf("td", delta, {{"class", "num"}, {"data-v", c.delta}});
         h.leaf("td", "\xC2\xB1" + ms(c.band), {{"class", "num"}});
         h.leaf("td", verdict, {{"class", "v-" + std::string(c.verdict == CompareVerdict::Better ? "better"
                                                            : c.verdict == CompareVerdict::Worse ? "worse"

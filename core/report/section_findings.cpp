@@ -14,10 +14,12 @@ int rank(engine::Severity s) {
 }
 
 void renderFinding(HtmlBuilder& h, const engine::Finding& f) {
-    std::string sev = engine::severityName(f.severity);
+    const std::string sev = engine::severityName(f.severity);
+    std::string badge = "badge sev-";  // (not "literal" + sev: GCC 12's -Wrestrict false positive at -O3)
+    badge += sev;
     h.open("details", {{"class", "finding"}, {"data-severity", sev}, {"data-kind", truncateUtf8(f.kind, 200)}});
     h.open("summary");
-    h.leaf("span", sev, {{"class", "badge sev-" + sev}});
+    h.leaf("span", sev, {{"class", badge}});
     h.text(" ").open("span", {{"class", "title"}}).shortText(f.title, 200).close();
     if (f.costNs) h.leaf("span", util::formatDuration(*f.costNs), {{"class", "cost"}});
     h.close();
@@ -29,7 +31,7 @@ void renderFinding(HtmlBuilder& h, const engine::Finding& f) {
         h.leaf("dt", "evidence (" + std::to_string(f.evidence.size()) + " rows)").open("dd").open("ul");
         for (size_t i = 0; i < f.evidence.size() && i < 50; ++i) {
             const auto& e = f.evidence[i];
-            h.open("li").open("code").shortText(e.table, 40).text("#" + std::to_string(e.rowId)).close();
+            h.open("li").open("code").shortText(e.table, 40).text("#").text(std::to_string(e.rowId)).close();
             if (!e.note.empty()) h.text(" ").shortText(e.note, 300);
             h.close();
         }

@@ -66,12 +66,12 @@ void collectRepeatedHashes(const trace::TraceReader& reader, TraceReport& r) {
                                 std::to_string(a.identities.size()) + " identities: the cache was not reused");
         if (a.g.errors) a.g.notes.push_back(std::to_string(a.g.errors) + " load(s) failed");
         ++out.modules;
-        if (a.hashes.size() > 1 || a.dims.size() > 1) ++out.repeated;
+        a.g.repeated = a.identities.size() > 1;
+        if (a.g.repeated) ++out.repeated;
         out.rows.push_back(std::move(a.g));
     }
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const ModuleGroup& a, const ModuleGroup& b) {
-        bool ra = !a.notes.empty(), rb = !b.notes.empty();
-        if (ra != rb) return ra;
+        if (a.repeated != b.repeated) return a.repeated;
         return a.totalNs > b.totalNs;
     });
     if (out.rows.size() > kMaxListedRows) out.rows.resize(kMaxListedRows);
@@ -94,7 +94,7 @@ void renderRepeatedHashes(HtmlBuilder& h, const std::vector<TraceReport>& traces
         openTable(h, {{"class", "sortable modules"}, {"data-trace", t.label}},
                   {"module", "device", "#loads", "#compiled", "#cached", "hashes", "block_dim", "#time", "diagnosis"});
         for (const auto& g : m.rows) {
-            h.open("tr", {{"class", g.notes.empty() ? "module" : "module repeated"}});
+            h.open("tr", {{"class", g.repeated ? "module repeated" : "module"}});
             h.open("td").open("code").shortText(g.name, 60).close().close();
             h.open("td").shortText(g.device.empty() ? "-" : g.device, 20).close();
             h.leaf("td", std::to_string(g.loads), {{"class", "num"}});

@@ -204,7 +204,8 @@ void renderTimeline(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             h.open("line", {{"class", "grid"}, {"x1", x}, {"x2", x}, {"y1", kAxisH - 4}, {"y2", height - 4}}).close();
             h.open("text", {{"class", "axis"}, {"x", x}, {"y", 14},
                             {"text-anchor", i == 0 ? "start" : i == 4 ? "end" : "middle"}})
-                .text("+" + util::formatDuration((t.endNs - t.startNs) * i / 4))
+                .text("+")
+                .text(util::formatDuration((t.endNs - t.startNs) * i / 4))
                 .close();
         }
         for (size_t i = 0; i < t.lanes.size(); ++i) renderLane(h, t, t.lanes[i], static_cast<int>(i));

@@ -45,7 +45,8 @@ TEST(Report, SectionsCarryTheFixtureCounts) {
     EXPECT_EQ(countOf(html, "<tr class=\"module repeated\">"), static_cast<size_t>(c.repeatedModules));
     EXPECT_EQ(countOf(html, "<tr class=\"module\">"), static_cast<size_t>(c.moduleNames - c.repeatedModules));
     EXPECT_EQ(sectionCount(html, "invalidations"), std::to_string(c.invalidationRoots));
-    EXPECT_EQ(countOf(html, "<div class=\"inv-leaf\""), static_cast<size_t>(c.invalidationItems));
+    EXPECT_EQ(countOf(html, "<details class=\"inv-node\"") + countOf(html, "<div class=\"inv-leaf\""),
+              static_cast<size_t>(c.invalidationNodes));
     EXPECT_EQ(sectionCount(html, "phases"), std::to_string(c.phaseGroups));
     auto reader = trace::TraceReader::open(path);
     EXPECT_EQ(sectionCount(html, "findings"), std::to_string(engine::collectFindings(*reader).size()));
@@ -100,6 +101,21 @@ TEST(Report, AcceptanceFromCountersAloneWhenNoLookupsWereRecorded) {
     EXPECT_NE(html.find("data-verdict=\"fail\""), std::string::npos);
     EXPECT_NE(html.find("misses 3, entries 2: 1 program(s) compiled twice"), std::string::npos);
     EXPECT_NE(html.find("no lookups recorded to replay"), std::string::npos);
+}
+
+TEST(Report, InvalidationTreeRootCarriesItsRecompileCost) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    std::string html = reportOf({path});
+    // The root: the inserted method, its children count and the recompilation it caused (seed 003).
+    EXPECT_NE(html.find("<span class=\"kind\">inserting</span> <code>show(io::IO, ::Type{&lt;:Tracker.TrackedReal}) "
+                        "@ Tracker lib.jl:96</code><span class=\"children\">2 children</span>"
+                        "<span class=\"cost\">1.80 s</span>"),
+              std::string::npos);
+    EXPECT_NE(html.find("<code>superseding "), std::string::npos);
+    EXPECT_NE(html.find("<code>MethodInstance for Enzyme.__init__()</code>"), std::string::npos);
+    EXPECT_NE(html.find("costs joined from the trace&#39;s compile timings"), std::string::npos);
 }
 
 TEST(Report, RepeatedHashesDiagnosis) {

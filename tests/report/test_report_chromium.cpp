@@ -69,7 +69,8 @@ TEST(ReportChromium, FixtureReportHasNoConsoleErrorsAndItsCountsInTheDom) {
     EXPECT_EQ(domCount(dom, "repeated-hashes"), std::to_string(c.repeatedModules));
     EXPECT_EQ(countOf(dom, "<tr class=\"module repeated\">"), static_cast<size_t>(c.repeatedModules));
     EXPECT_EQ(domCount(dom, "invalidations"), std::to_string(c.invalidationRoots));
-    EXPECT_EQ(countOf(dom, "<div class=\"inv-leaf\""), static_cast<size_t>(c.invalidationItems));
+    EXPECT_EQ(countOf(dom, "<details class=\"inv-node\"") + countOf(dom, "<div class=\"inv-leaf\""),
+              static_cast<size_t>(c.invalidationNodes));
     EXPECT_EQ(domCount(dom, "phases"), std::to_string(c.phaseGroups));
     EXPECT_EQ(countOf(dom, "<tr class=\"phase\">"), static_cast<size_t>(c.phaseGroups));
     // Timeline: one <g class="lane..."> per lane, as many as the section counts; a tick for misses.
