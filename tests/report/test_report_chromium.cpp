@@ -128,4 +128,9 @@ TEST(ReportChromium, ComparisonOfTwoTracesOpensCleanly) {
     EXPECT_NE(run.out.find("data-ready=\"2\""), std::string::npos);
     EXPECT_EQ(domCount(run.out, "comparison"), "1");
     EXPECT_GT(countOf(run.out, "<tr class=\"cmp\" data-verdict=\"worse\">"), 3u);
+    std::string png = std::string(COMPILESCOPE_BINARY_DIR) + "/report-compare.png";
+    auto shot = test::runChromium(html, "--screenshot=" + png, dir, "1280,7000");
+    ASSERT_EQ(shot.status, 0) << shot.log;
+    EXPECT_TRUE(shot.console.empty()) << allConsole(shot);
+    EXPECT_EQ(test::readFile(png).substr(1, 3), "PNG");
 }
