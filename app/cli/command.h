@@ -33,6 +33,7 @@ Command sqlCommand();
 Command importCommand();
 Command treesCommand();
 Command recordCommand();
+Command reportCommand();
 Command checkCommand();
 Command explainCommand();
 Command whatifCommand();

@@ -9,6 +9,7 @@ const std::vector<Command>& commands() {
         importCommand(),
         treesCommand(),
         recordCommand(),
+        reportCommand(),
         checkCommand(),
         explainCommand(),
         whatifCommand(),
