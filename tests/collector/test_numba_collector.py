@@ -3,8 +3,9 @@
 
 Usage: test_numba_collector.py COMPILESCOPE_BINARY SOURCE_DIR
 Run 1 (cold, private NUMBA_CACHE_DIR): f(int, int), f(float, float), f(int, int) again, g(int) with
-cache=False -> three compiles, no hits; the repeated int call compiles nothing. Run 2 (warm, same
-cache dir): f's two overloads load from the disk cache (hits, category cache-load); g compiles again.
+cache=False -> three compiles (lookups, misses); the repeated int call compiles nothing. Run 2 (warm,
+same cache dir): f's two overloads load from the disk cache (cache-load spans marked disk_cache=hit,
+no lookups); g compiles again. `compilescope check` agrees with the runtime on every lookup.
 Exits 77 (skipped by ctest, with the reason printed) when numba cannot be imported.
 """
 import os
@@ -44,12 +45,16 @@ def run(binary, source_dir, trace, cache_dir, script_dir):
     rows = db.execute(
         "SELECT c.str, p.str, l.verdict, l.compile_ns IS NOT NULL, "
         "  (SELECT v.str FROM key_components k JOIN strings v ON v.id = k.value_sid "
-        "   WHERE k.lookup_id = l.id AND k.ordinal = 0) "
+        "   WHERE k.lookup_id = l.id AND k.ordinal = 1) "
         "FROM cache_lookups l JOIN strings c ON c.id = l.cache_sid JOIN strings p ON p.id = l.program_sid "
         "ORDER BY l.ts_ns").fetchall()
     spans = db.execute("SELECT category, count(*), min(dur_ns) > 0 FROM spans GROUP BY category ORDER BY 1").fetchall()
     assert db.execute("SELECT count(*) FROM stats").fetchone()[0] == 0
-    return rows, spans
+    hits = db.execute("SELECT count(*) FROM span_args a JOIN strings k ON k.id = a.key_sid "
+                      "WHERE k.str = 'disk_cache' AND a.value = 'hit'").fetchone()[0]
+    check = subprocess.run([binary, "check", trace], capture_output=True, text=True)
+    assert "FAIL replay agrees with the runtime" not in check.stdout, check.stdout
+    return rows, spans, hits
 
 
 def main():
@@ -61,21 +66,19 @@ def main():
         sys.exit(77)
     with tempfile.TemporaryDirectory() as tmp:
         cache = os.path.join(tmp, "numba-cache")
-        cold, cold_spans = run(binary, source_dir, os.path.join(tmp, "cold.cstrace"), cache, tmp)
+        cold, cold_spans, cold_hits = run(binary, source_dir, os.path.join(tmp, "cold.cstrace"), cache, tmp)
         assert cold == [
-            ("numba.disk_cache", "__main__.f", 2, 1, "(int64, int64)"),
-            ("numba.disk_cache", "__main__.f", 2, 1, "(float64, float64)"),
+            ("numba.dispatcher", "__main__.f", 2, 1, "(int64, int64)"),
+            ("numba.dispatcher", "__main__.f", 2, 1, "(float64, float64)"),
             ("numba.dispatcher", "__main__.g", 2, 1, "(int64,)"),
         ], cold
         assert cold_spans == [(1, 3, 1)], cold_spans  # three compile spans, all with a duration
+        assert cold_hits == 0
         assert os.listdir(cache), "numba wrote no cache"
-        warm, warm_spans = run(binary, source_dir, os.path.join(tmp, "warm.cstrace"), cache, tmp)
-        assert warm == [
-            ("numba.disk_cache", "__main__.f", 1, 0, "(int64, int64)"),
-            ("numba.disk_cache", "__main__.f", 1, 0, "(float64, float64)"),
-            ("numba.dispatcher", "__main__.g", 2, 1, "(int64,)"),
-        ], warm
+        warm, warm_spans, warm_hits = run(binary, source_dir, os.path.join(tmp, "warm.cstrace"), cache, tmp)
+        assert warm == [("numba.dispatcher", "__main__.g", 2, 1, "(int64,)")], warm
         assert warm_spans == [(1, 1, 1), (2, 2, 1)], warm_spans  # g compiled; f's two overloads loaded
+        assert warm_hits == 2
     print("numba collector: cold run 3 compiles, warm run 2 disk-cache hits + 1 compile")
 
 

@@ -7,13 +7,15 @@ on the first call with new types; with ``cache=True`` it first looks in its on-d
 so it cannot tell a user that a cached overload was reused. `Dispatcher.compile(sig)` is the single
 entry both paths go through, and the dispatcher's own ``_cache_hits`` counter says which path ran.
 
-Each call becomes one cache lookup in the trace:
-  cache    "numba.disk_cache" when the function has ``cache=True``, else "numba.dispatcher"
+Each compile becomes one cache lookup in the trace (cache "numba.dispatcher", verdict miss):
   program  the function's qualified name (module.qualname)
-  key      "arg types" (role type) plus the dispatcher's target options (role option), so the replay
-           engine names the moving component of a recompile, e.g. "arg types: (int64,) -> (float64,)"
-  verdict  hit when the overload came from the disk cache, miss when it was compiled
-and one span (category compile, or cache-load for a disk hit) with the same name and signature.
+  key      "dispatcher" (role function: two dispatchers of one qualname, such as closures Numba
+           makes per overload, are different functions), "arg types" (role type) and the target
+           options (role option), so the replay engine names the moving component of a recompile,
+           e.g. "arg types: (int64,) -> (float64,)"
+and one span (category compile). An overload loaded from the on-disk cache (``cache=True``) is a span
+of category cache-load with argument disk_cache=hit, and no lookup: that cache outlives the process,
+and a lookup would claim an in-process entry the replay cannot see.
 
 Calls with an already compiled signature never reach `compile` and are not recorded: they cost
 nothing to compile. Recording never changes what Numba does: every error inside the hook is
@@ -37,7 +39,8 @@ def _program_name(dispatcher):
 
 
 def _key(dispatcher, sig):
-    key = [("arg types", _cs.ROLE_TYPE, None, str(sig))]
+    key = [("dispatcher", _cs.ROLE_FUNCTION, None, "0x%x" % id(dispatcher)),
+           ("arg types", _cs.ROLE_TYPE, None, str(sig))]
     options = getattr(dispatcher, "targetoptions", None) or {}
     for name in sorted(options):
         key.append((name, _cs.ROLE_OPTION, None, repr(options[name])))
@@ -46,14 +49,22 @@ def _key(dispatcher, sig):
 
 def _record(dispatcher, sig, start_ns, dur_ns, hit):
     program = _program_name(dispatcher)
-    disk = getattr(dispatcher, "_cache", None)
-    uses_disk = disk is not None and type(disk).__name__ != "NullCache"
-    cache = "numba.disk_cache" if uses_disk else "numba.dispatcher"
     name = "%s%s" % (program, sig)
     _cs.span_complete(_cs.CAT_CACHE_LOAD if hit else _cs.CAT_COMPILE, name, start_ns, dur_ns)
-    _cs.cache_lookup(cache, program, _cs.VERDICT_HIT if hit else _cs.VERDICT_MISS, key=_key(dispatcher, sig),
-                     handle="%s@%x" % (program, id(dispatcher)), compile_ns=None if hit else dur_ns,
-                     ts_ns=start_ns)
+    if hit:
+        _cs.span_arg("disk_cache", "hit")
+        return
+    _cs.cache_lookup("numba.dispatcher", program, _cs.VERDICT_MISS, key=_key(dispatcher, sig),
+                     handle="%s@%x" % (program, id(dispatcher)), compile_ns=dur_ns, ts_ns=start_ns)
+
+
+def _already_compiled(dispatcher, sig):
+    try:
+        from numba.core import sigutils
+        args, _ = sigutils.normalize_signature(sig)
+        return tuple(args) in dispatcher.overloads
+    except Exception:
+        return False
 
 
 def install():
@@ -71,8 +82,8 @@ def install():
     original = cls.compile
 
     def compile(self, sig):
-        if not _cs.enabled():
-            return original(self, sig)
+        if not _cs.enabled() or _already_compiled(self, sig):
+            return original(self, sig)  # an existing overload: Numba returns it without compiling
         try:
             hits_before = sum(self._cache_hits.values())
         except Exception:  # a Numba without the counter: everything counts as a compile
