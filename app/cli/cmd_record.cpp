@@ -9,7 +9,9 @@
 // group, so a terminal Ctrl-C stops the job but not the recording; the launcher then closes the
 // recorder's control pipe, which makes it finish the trace.
 #include "command.h"
+#include "record_cuda.h"
 
+#include "core/engine/warp_inject.h"
 #include "core/trace/live_registry.h"
 
 #include <cerrno>
@@ -18,6 +20,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -56,6 +59,27 @@ std::string findCollectorLibrary() {
     const std::string dir = selfDir();
     return firstExisting({dir + "/../collectors/libcompilescope_collector.so", dir + "/../lib/libcompilescope_collector.so"},
                          R_OK);
+}
+
+// --warp: the Python package compilescope (collectors/python) beside a build or an install tree.
+std::string findPythonPackage() {
+    if (const char* e = std::getenv("COMPILESCOPE_PYTHON_PACKAGE"); e && *e) return e;
+    const std::string dir = selfDir();
+    for (const auto& c : {dir + "/../../../collectors/python", dir + "/../share/compilescope/python"})
+        if (::access((c + "/compilescope/warp.py").c_str(), R_OK) == 0) return std::filesystem::weakly_canonical(c).string();
+    return "";
+}
+
+// --warp: a private directory holding the sitecustomize that installs compilescope.warp once the
+// job imports warp. Returns "" (and says why) when it cannot be made; the job then runs without it.
+std::string makeWarpInjection(CommandIo& io) {
+    std::string dir = (std::filesystem::temp_directory_path() / "compilescope-warp-XXXXXX").string();
+    if (!::mkdtemp(dir.data())) {
+        io.err << "compilescope record: --warp: cannot create a temporary directory; recording without it\n";
+        return "";
+    }
+    std::ofstream(dir + "/sitecustomize.py") << engine::warp::warpSiteCustomize(engine::warp::WarpHook::InstallCollector);
+    return dir;
 }
 
 struct Recorder {
@@ -139,11 +163,19 @@ int listLive(CommandIo& io) {
 int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     std::string output;
     std::vector<std::string> cmd;
+    bool warp = false;
+    bool cuda = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--list") return listLive(io);
+        if (a == "--cuda") {
+            cuda = true;
+            continue;
+        }
         if ((a == "-o" || a == "--output") && i + 1 < args.size()) {
             output = args[++i];
+        } else if (a == "--warp") {
+            warp = true;
         } else if (a == "--") {
             cmd.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
             break;
@@ -166,10 +198,25 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     if (dir.empty()) why = "no private runtime directory for the recorder's socket";
     else rec = startRecorder(output, socketPath, command, why);
 
+    // --warp: the collector package and the sitecustomize that installs it go first on PYTHONPATH.
+    std::string injectDir, pythonPath;
+    if (warp) {
+        std::string package = findPythonPackage();
+        if (package.empty())
+            io.err << "compilescope record: --warp: the compilescope Python package was not found (set "
+                      "COMPILESCOPE_PYTHON_PACKAGE); recording without it\n";
+        else if (injectDir = makeWarpInjection(io); !injectDir.empty())
+            pythonPath = injectDir + ":" + package;
+    }
+
     // The job's environment: where the recorder listens (or, without one, that nothing records).
     std::vector<std::string> env;
     for (char** e = environ; *e; ++e) {
         std::string_view v(*e);
+        if (!pythonPath.empty() && v.starts_with("PYTHONPATH=")) {
+            if (v.size() > 11) pythonPath += ":" + std::string(v.substr(11));
+            continue;
+        }
         if (v.starts_with("COMPILESCOPE_SOCKET=") || v.starts_with("COMPILESCOPE_OUTPUT=") ||
             v.starts_with("COMPILESCOPE_DISABLE="))
             continue;
@@ -185,6 +232,9 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         io.err.flush();
         env.push_back("COMPILESCOPE_DISABLE=1");
     }
+    if (!pythonPath.empty()) env.push_back("PYTHONPATH=" + pythonPath);
+    if (cuda && rec.pid > 0)
+        for (const auto& w : addCudaEnvironment(env)) io.err << "compilescope record: " << w << "\n";
     std::vector<char*> envp, argv;
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
@@ -243,22 +293,34 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
             io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
                    << "); " << output << " keeps what was committed\n";
+        else if (cuda)
+            checkCudaHandshake(output, io.err);
     }
     ::sigaction(SIGPIPE, &oldPipe, nullptr);
+    if (!injectDir.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(injectDir, ec);
+    }
     return status;
 }
 }  // namespace
 
 Command recordCommand() {
     return {"record", "run a command and record what its collectors report into a trace",
-            "Usage: compilescope record -o TRACE [--] CMD [ARGS...]\n"
+            "Usage: compilescope record -o TRACE [--warp] [--cuda] [--] CMD [ARGS...]\n"
             "       compilescope record --list\n\n"
             "Starts compilescope-recorder writing TRACE (an existing file is replaced), then runs CMD with\n"
             "COMPILESCOPE_SOCKET set so that every process of CMD that uses the collector (C API, Python\n"
             "or Julia binding, fork and exec children included) records into TRACE as its own session.\n"
             "The exit status is CMD's (128 + signal number when CMD was killed). When TRACE cannot be\n"
             "written, one warning is printed and CMD runs unrecorded.\n"
+            "--warp records NVIDIA Warp's module loads from Python jobs: the compilescope package and a\n"
+            "sitecustomize that runs compilescope.warp.install() once the job imports warp go first on\n"
+            "PYTHONPATH (a private temporary directory, removed afterwards).\n"
             "--list prints the recordings in progress for this user (pid, trace, command).\n"
+            "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
+            "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"
+            "when no CUPTI handshake arrived (see docs/cuda.md).\n"
             "Environment for the job: COMPILESCOPE_BUFFER_POLICY=block, COMPILESCOPE_BUFFER_KB,\n"
             "COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",
             runRecord};

@@ -31,11 +31,15 @@ const std::vector<Command>& commands();
 Command infoCommand();
 Command sqlCommand();
 Command importCommand();
+Command treesCommand();
 Command recordCommand();
 Command checkCommand();
 Command explainCommand();
 Command whatifCommand();
 Command findingsCommand();
+Command modulesCommand();
+Command measureCommand();
+Command compareCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

@@ -7,11 +7,15 @@ const std::vector<Command>& commands() {
         infoCommand(),
         sqlCommand(),
         importCommand(),
+        treesCommand(),
         recordCommand(),
         checkCommand(),
         explainCommand(),
         whatifCommand(),
         findingsCommand(),
+        modulesCommand(),
+        measureCommand(),
+        compareCommand(),
     };
     return all;
 }

@@ -1,6 +1,8 @@
 #include "all_findings.h"
 
 #include "cache_analysis.h"
+#include "warp_diagnosis.h"
+#include "invalidation_findings.h"
 
 namespace cs::engine {
 
@@ -12,6 +14,8 @@ std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
     // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...):
     //   append(analyseSomething(reader));
     append(analyseCacheFindings(reader));
+    append(warp::analyseWarpModules(reader));
+    append(analyseInvalidations(reader));
     return all;
 }
 

@@ -1,5 +1,9 @@
 #include "import_files.h"
 
+#include "trace_merge.h"
+
+#include "core/trace/reader.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -32,6 +36,11 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
     std::vector<const Importer*> chosen;
     for (const auto& path : request.inputs) {
         std::string head = readHead(path);
+        if (looksLikeTrace(head)) {
+            trace::TraceReader::open(path);  // refuse unreadable traces before writing anything
+            chosen.push_back(nullptr);
+            continue;
+        }
         if (!request.forcedFormat.empty()) {
             const Importer* imp = registry.byId(request.forcedFormat);
             if (!imp)
@@ -47,11 +56,17 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
         chosen.push_back(imp);
     }
 
-    trace::TraceWriter writer(request.output, {.overwrite = request.overwrite, .creator = "compilescope import"});
+    trace::TraceWriter writer(request.output,
+                              {.overwrite = request.overwrite, .creator = "compilescope import", .bulkImport = true});
     std::vector<ImportedFile> results;
     for (size_t i = 0; i < request.inputs.size(); ++i) {
         const auto& path = request.inputs[i];
         const Importer* imp = chosen[i];
+        if (!imp) {  // another CompileScope trace: copy its sessions as they are
+            auto source = trace::TraceReader::open(path);
+            results.push_back({path, "cstrace", mergeTrace(*source, writer)});
+            continue;
+        }
         auto session = writer.addSession({.runtime = writer.intern("import:" + std::string(imp->id())),
                                           .source = writer.intern(path),
                                           .clock = writer.intern("relative"),

@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <filesystem>
+#include <span>
 #include <variant>
 
 namespace cs::trace {
@@ -66,11 +67,22 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
                              nullptr);
     m_db.reset(raw);
     if (rc != SQLITE_OK) fail(std::string("cannot create trace: ") + (raw ? sqlite3_errmsg(raw) : "out of memory"));
+    // A reader that opens the file at the wrong moment (a live viewer attaching) must delay the
+    // writer, not make it fail.
+    sqlite3_busy_timeout(raw, 5000);
     try {
         execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
         execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));
-        execSql(raw, "PRAGMA journal_mode=WAL");
-        execSql(raw, "PRAGMA synchronous=NORMAL");
+        if (m_options.bulkImport) {
+            execSql(raw, "PRAGMA journal_mode=OFF");
+            execSql(raw, "PRAGMA synchronous=OFF");
+            execSql(raw, "PRAGMA cache_size=-65536");
+            execSql(raw, "PRAGMA temp_store=MEMORY");
+            execSql(raw, "PRAGMA locking_mode=EXCLUSIVE");
+        } else {
+            execSql(raw, "PRAGMA journal_mode=WAL");
+            execSql(raw, "PRAGMA synchronous=NORMAL");
+        }
         execSql(raw, "BEGIN");
         for (const auto& t : tables) execSql(raw, createTableSql(t));
         for (const auto& t : tables) m_inserts.emplace_back(raw, insertSql(t));
@@ -100,11 +112,15 @@ TraceWriter::~TraceWriter() {
 void TraceWriter::fail(const std::string& what) const { throw TraceError(TraceErrorKind::Write, m_path, what); }
 
 void TraceWriter::insert(int table, std::initializer_list<Value> values) {
+    insertValues(table, values.begin(), values.size());
+}
+
+void TraceWriter::insertValues(int table, const Value* values, size_t count) {
     if (m_finalized) fail("write after finalize()");
     Statement& st = m_inserts[static_cast<size_t>(table)];
     sqlite3_stmt* s = st.get();
     int i = 1;
-    for (const Value& v : values) {
+    for (const Value& v : std::span<const Value>(values, count)) {
         if (const auto* n = std::get_if<std::int64_t>(&v.v))
             sqlite3_bind_int64(s, i, *n);
         else if (const auto* d = std::get_if<double>(&v.v))
@@ -163,6 +179,19 @@ std::int64_t TraceWriter::addTrack(const TrackRecord& r) {
     auto id = nextId(Tracks);
     insert(Tracks, {id, r.sessionId, r.kind, r.tid, Sid{r.name}, r.parentTrackId});
     return id;
+}
+
+void TraceWriter::setTrackName(std::int64_t trackId, StringId name) {
+    if (m_finalized) fail("write after finalize()");
+    Statement st(m_db.get(), "UPDATE tracks SET name_sid=? WHERE id=?");
+    if (name) st.bind(1, name);
+    else st.bindNull(1);
+    st.bind(2, trackId);
+    try {
+        st.step();
+    } catch (const std::runtime_error& e) {
+        fail(std::string("cannot rename track: ") + e.what());
+    }
 }
 
 std::int64_t TraceWriter::addSpan(const SpanRecord& r) {
@@ -311,6 +340,32 @@ void TraceWriter::flushStats() {
         st.reset();
         v.dirty = false;
     }
+}
+
+std::int64_t TraceWriter::insertRaw(std::string_view table, const std::vector<RawValue>& row) {
+    int index = -1;
+    for (int t = 0; t < TableCount; ++t)
+        if (kTableNames[static_cast<size_t>(t)] == table) index = t;
+    if (index < 0) fail("no table " + std::string(table));
+    const auto& def = schemaTables()[static_cast<size_t>(index)];
+    if (row.size() != def.columns.size())
+        fail("table " + std::string(table) + " has " + std::to_string(def.columns.size()) + " columns, row has " +
+             std::to_string(row.size()));
+    std::vector<Value> values;
+    values.reserve(row.size());
+    for (const auto& r : row) {
+        if (const auto* n = std::get_if<std::int64_t>(&r)) values.emplace_back(*n);
+        else if (const auto* d = std::get_if<double>(&r)) values.emplace_back(*d);
+        else if (const auto* t = std::get_if<std::string>(&r)) values.emplace_back(std::string_view(*t));
+        else values.emplace_back(nullptr);
+    }
+    std::int64_t id = 0;
+    if (def.columns.front().name == "id") {
+        id = nextId(index);
+        values.front() = Value(id);
+    }
+    insertValues(index, values.data(), values.size());
+    return id;
 }
 
 void TraceWriter::setMeta(std::string_view key, std::string_view value) {

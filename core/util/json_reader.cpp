@@ -30,7 +30,15 @@ int JsonPullReader::getChar() {
 }
 
 void JsonPullReader::skipWs() {
-    for (int c = peekChar(); c == ' ' || c == '\n' || c == '\r' || c == '\t'; c = peekChar()) getChar();
+    while (true) {
+        while (m_pos < m_len) {
+            char c = m_buf[m_pos];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+            ++m_pos;
+            ++m_offset;
+        }
+        if (peekChar() < 0) return;  // refills the buffer, or the input ended
+    }
 }
 
 JsonPullReader::Token JsonPullReader::fail(const std::string& what) {
@@ -231,7 +239,18 @@ JsonPullReader::Token JsonPullReader::next() {
         if (c == '-' || (c >= '0' && c <= '9')) {
             m_text.clear();
             while (true) {
-                int d = peekChar();
+                // Fast path: take the run of number characters already in the buffer at once.
+                size_t start = m_pos;
+                while (m_pos < m_len && m_pos - start <= 64) {
+                    char ch = m_buf[m_pos];
+                    if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E') ++m_pos;
+                    else break;
+                }
+                m_text.append(m_buf.data() + start, m_pos - start);
+                m_offset += m_pos - start;
+                if (m_text.size() > 64) return fail("number literal too long");
+                if (m_pos < m_len) break;  // stopped at a non-number character
+                int d = peekChar();  // buffer exhausted: refill and continue
                 if ((d >= '0' && d <= '9') || d == '-' || d == '+' || d == '.' || d == 'e' || d == 'E') {
                     m_text += static_cast<char>(getChar());
                     if (m_text.size() > 64) return fail("number literal too long");

@@ -145,3 +145,39 @@ TEST(Cli, ListFormats) {
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("nvcc-time"), std::string::npos);
 }
+
+TEST(Cli, ImportMergesTracesWithTheirSessionsAndReferences) {
+    cs::test::TempDir dir;
+    auto a = smallTrace(dir);  // one session with two steps
+    auto csv = dir.file("n.csv");
+    cs::test::writeFile(csv, "File name, phase name, metric, unit\nk.cu, NVVM Optimizer, 8, ms\nk.cu, bad\n");
+    auto b = dir.file("b.cstrace");
+    ASSERT_EQ(runCli({"import", csv, "-o", b}).status, 0);
+    auto out = dir.file("all.cstrace");
+    auto r = runCli({"import", a, b, csv, "-o", out});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("cstrace"), std::string::npos) << r.out;
+    auto q = [&](const std::string& sql) { return runCli({"sql", out, sql}).out; };
+    // Three sessions: the recorded one, the imported CSV (from b) and the CSV imported directly.
+    EXPECT_NE(q("SELECT count(*) AS n FROM sessions").find("\n3\n"), std::string::npos);
+    // The steps still point at the copied session, whose command line survived the string remap.
+    EXPECT_NE(q("SELECT c.str FROM steps t JOIN sessions s ON s.id = t.session_id JOIN strings c ON "
+                "c.id = s.cmdline_sid GROUP BY 1")
+                  .find("python train.py"),
+              std::string::npos);
+    EXPECT_NE(q("SELECT count(*) AS n FROM phase_timings p JOIN sessions s ON s.id = p.session_id").find("\n2\n"),
+              std::string::npos);
+    // b's malformed line is carried over, and the direct import counts its own.
+    EXPECT_NE(q("SELECT sum(count) AS n FROM stats WHERE name = 'malformed_record'").find("\n2\n"), std::string::npos);
+}
+
+TEST(Cli, ImportRefusesAnUnreadableTraceBeforeWriting) {
+    cs::test::TempDir dir;
+    auto a = smallTrace(dir);
+    std::filesystem::resize_file(a, 4096 + 100);
+    auto out = dir.file("all.cstrace");
+    auto r = runCli({"import", a, "-o", out});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+}

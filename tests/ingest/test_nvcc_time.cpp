@@ -3,6 +3,7 @@
 #include "cli_runner.h"
 #include "core/trace/reader.h"
 #include "test_util.h"
+#include "trace_query.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -11,14 +12,9 @@
 #include <filesystem>
 
 using cs::test::runCli;
+using cs::test::scalar;
 
 namespace {
-std::int64_t scalar(const cs::trace::TraceReader& r, const std::string& sql) {
-    std::int64_t v = -1;
-    r.query(sql, [&](sqlite3_stmt* st) { v = sqlite3_column_int64(st, 0); });
-    return v;
-}
-
 const char* kNvccCsv =
     "source file name , phase name , phase input files , phase output file , arch , tool, metric , unit\n"
     "k.cu , gcc (preprocessing 4) , k.cu  , /tmp/tmpxft_0001_k.cpp4.ii ,  , nvcc , 63.7580 , ms\n"

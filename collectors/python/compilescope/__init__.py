@@ -37,7 +37,7 @@ ROLE_OTHER, ROLE_FUNCTION, ROLE_WORLD, ROLE_SHAPE, ROLE_GRAPHCONST, ROLE_KEYWORD
 MODULE_UNKNOWN, MODULE_COMPILED, MODULE_CACHED, MODULE_ERROR = range(4)
 TRACK_THREAD, TRACK_DEVICE, TRACK_STREAM, TRACK_RUNTIME, TRACK_PROCESS = range(5)
 METHOD_DEFINE, METHOD_REDEFINE, METHOD_DELETE = range(3)
-INVLIST_METHODS, INVLIST_EDGES = range(2)
+INVLIST_METHODS, INVLIST_EDGES, INVLIST_PRINTED = range(3)
 
 NOW = 0                 # CS_NOW: "take the time now"
 NONE = -(2 ** 63)       # CS_NONE: "not known"
@@ -273,7 +273,7 @@ def invalidation_item(list_id, ordinal, kind, text):
 
 
 def module_load(name, result, module_hash=None, device=None, block_dim=None, start_ns=NOW, dur_ns=None,
-                compile_ns=None, source_bytes=None, options=(), kernels=()):
+                compile_ns=None, source_bytes=None, options=(), kernels=(), lto_artifacts=None):
     """Records a Warp-style module load. options: (key, value) pairs; kernels: (name, digest, generic)."""
     if _lib is None:
         return
@@ -284,6 +284,6 @@ def module_load(name, result, module_hash=None, device=None, block_dim=None, sta
     for i, (k, d, g) in enumerate(kernels):
         kers[i] = _ModuleKernel(intern(k), intern(d), intern(g), 0)
     rec = _ModuleLoad(start_ns, _opt(dur_ns), intern(name), intern(module_hash), intern(device), result,
-                      _opt(block_dim), _opt(compile_ns), _opt(source_bytes), NONE, 0, len(options), opts, kers,
+                      _opt(block_dim), _opt(compile_ns), _opt(source_bytes), _opt(lto_artifacts), 0, len(options), opts, kers,
                       len(kernels), 0)
     _lib.cs_module_load_record(ctypes.byref(rec))

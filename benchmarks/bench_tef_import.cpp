@@ -1,0 +1,166 @@
+// Trace Event Format import speed, beside a plain read of the same file (the limit no importer can
+// beat), the JSON parse alone and plain SQLite inserts of as many rows as the import writes (to see
+// where the time goes). Target: import >= 100 MB/s (scripts/bench_ratios.py).
+//
+// The file (~64 MB) is shaped like the compile traces users import: mostly clang / nvcc style X
+// events with an args.detail string on a few threads, some B/E pairs, instants, counters, flows, and
+// the M metadata events at the end, as nvcc writes them.
+#include "core/ingest/tef_event.h"
+#include "core/ingest/tef_importer.h"
+#include "core/trace/writer.h"
+#include "core/util/json_reader.h"
+#include "raw_sqlite_spans.h"
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+std::string tmpPath(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+void removeTrace(const std::string& p) {
+    for (const char* s : {"", "-wal", "-shm"}) std::filesystem::remove(p + s);
+}
+
+// Writes the sample trace once per process and returns its path and size.
+const std::string& sampleFile() {
+    static const std::string path = [] {
+        std::string p = tmpPath("bench-tef-input.json");
+        std::ofstream out(p, std::ios::binary);
+        static const char* kNames[] = {"Source", "InstantiateFunction", "ParseClass", "OptFunction", "CodeGen Function",
+                                       "RunPass", "Scanning Function Body", "Processing Header File"};
+        out << "{\"traceEvents\":[{}";
+        std::int64_t ts = 0;
+        std::string line;
+        std::int64_t written = 0;
+        for (std::int64_t i = 0; written < (64 << 20); ++i) {
+            int tid = static_cast<int>(i % 8);
+            ts += 3;
+            line.clear();
+            if (i % 50 == 7) {
+                line += ",{\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"ph\":\"B\",\"ts\":" + std::to_string(ts) +
+                        ",\"name\":\"PerformPendingInstantiations\",\"cat\":\"compile\"}";
+                line += ",{\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"ph\":\"E\",\"ts\":" + std::to_string(ts + 2) + "}";
+            } else if (i % 200 == 11) {
+                line += ",{\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"ph\":\"i\",\"s\":\"t\",\"ts\":" +
+                        std::to_string(ts) + ",\"name\":\"mark\"}";
+            } else if (i % 500 == 13) {
+                line += ",{\"pid\":1,\"ph\":\"C\",\"ts\":" + std::to_string(ts) +
+                        ",\"name\":\"memory\",\"args\":{\"rss\":" + std::to_string(1000000 + i) + "}}";
+            } else {
+                line += ",{\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"ph\":\"X\",\"ts\":" + std::to_string(ts) +
+                        ".5,\"dur\":" + std::to_string(1 + i % 97) + ",\"name\":\"" + kNames[i % 8] +
+                        "\",\"args\":{\"detail\":\"std::vector<int>::_M_realloc_insert<" + std::to_string(i % 4096) +
+                        ">\"}}";
+            }
+            out << line << "\n";
+            written += static_cast<std::int64_t>(line.size()) + 1;
+        }
+        for (int tid = 0; tid < 8; ++tid)
+            out << ",{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" << tid
+                << ",\"args\":{\"name\":\"worker " << tid << "\"}}\n";
+        out << "],\"beginningOfTime\":1700000000000000}\n";
+        return p;
+    }();
+    return path;
+}
+
+std::int64_t fileBytes() { return static_cast<std::int64_t>(std::filesystem::file_size(sampleFile())); }
+
+void setRate(benchmark::State& state) {
+    auto bytes = fileBytes() * static_cast<std::int64_t>(state.iterations());
+    state.SetBytesProcessed(bytes);
+    state.counters["MB_per_s"] = benchmark::Counter(static_cast<double>(bytes) / 1e6, benchmark::Counter::kIsRate);
+}
+
+// The limit: reading the same bytes from the same stream type, doing nothing with them.
+void BM_TefPlainRead(benchmark::State& state) {
+    sampleFile();  // written before the clock starts
+    std::vector<char> buf(1 << 16);
+    for (auto _ : state) {
+        std::ifstream in(sampleFile(), std::ios::binary);
+        std::int64_t total = 0;
+        while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) total += in.gcount();
+        benchmark::DoNotOptimize(total);
+    }
+    setRate(state);
+}
+BENCHMARK(BM_TefPlainRead)->Unit(benchmark::kMillisecond);
+
+// JSON pull parsing and event decoding only, no trace written.
+void BM_TefParseOnly(benchmark::State& state) {
+    sampleFile();
+    for (auto _ : state) {
+        std::ifstream in(sampleFile(), std::ios::binary);
+        cs::util::JsonPullReader r(in);
+        cs::ingest::TefEvent ev;
+        std::int64_t events = 0;
+        for (auto t = r.next(); t != cs::util::JsonPullReader::Token::End && t != cs::util::JsonPullReader::Token::Error;
+             t = r.next()) {
+            if (t == cs::util::JsonPullReader::Token::BeginObject && r.depth() == 2) {
+                cs::ingest::readTefEvent(r, ev);
+                ++events;
+            }
+        }
+        benchmark::DoNotOptimize(events);
+    }
+    setRate(state);
+}
+BENCHMARK(BM_TefParseOnly)->Unit(benchmark::kMillisecond);
+
+// Rows the import writes for the sample file (spans, span_args, counters, tracks, strings), once.
+std::int64_t importRows() {
+    static const std::int64_t rows = [] {
+        auto out = tmpPath("bench-tef-rows.cstrace");
+        cs::bench::removeDbFiles(out);
+        cs::trace::TraceWriter w(out, {.bulkImport = true});
+        auto session = w.addSession({.startNs = 0});
+        std::ifstream in(sampleFile(), std::ios::binary);
+        cs::ingest::ImportContext ctx{w, session, "bench.json"};
+        cs::ingest::TefImporter().run(in, ctx);
+        auto n = w.rowsWritten();
+        w.finalize();
+        cs::bench::removeDbFiles(out);
+        return n;
+    }();
+    return rows;
+}
+
+// The floor the SQLite side sets: as many plain prepared inserts as the import writes rows, shown
+// as MB/s of the TEF file. The import cannot beat it on the same machine.
+void BM_TefRawSqliteFloor(benchmark::State& state) {
+    const std::int64_t rows = importRows();
+    auto out = tmpPath("bench-tef-raw.db");
+    for (auto _ : state) cs::bench::insertRawSpans(out, rows);
+    setRate(state);
+    state.counters["rows"] = static_cast<double>(rows);
+    cs::bench::removeDbFiles(out);
+}
+BENCHMARK(BM_TefRawSqliteFloor)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The whole import: parse, build spans / args / counters / tracks, write and finalize the trace.
+void BM_TefImport(benchmark::State& state) {
+    auto out = tmpPath("bench-tef.cstrace");
+    cs::ingest::TefImporter importer;
+    std::int64_t records = 0;
+    sampleFile();
+    for (auto _ : state) {
+        removeTrace(out);
+        cs::trace::TraceWriter w(out, {.bulkImport = true});
+        auto session = w.addSession({.startNs = 0});
+        std::ifstream in(sampleFile(), std::ios::binary);
+        cs::ingest::ImportContext ctx{w, session, "bench.json"};
+        records = importer.run(in, ctx).records;
+        w.finalize();
+    }
+    setRate(state);
+    state.counters["records"] = static_cast<double>(records);
+    removeTrace(out);
+}
+BENCHMARK(BM_TefImport)->Unit(benchmark::kMillisecond)->Iterations(3);
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,146 @@
+// End to end: `compilescope record --cuda` around a real CUDA host program (nvrtc_demo) that compiles
+// four NVRTC programs (different options, one identical program twice) and links two PTX inputs with
+// nvJitLink, all on the CPU. The trace must hold each program, its options in order, positive
+// durations, the sizes the program itself saw, and the link's inputs; the program's own output must
+// be the same as without recording (the interposer never changes a call).
+#include "core/trace/reader.h"
+#include "test_util.h"
+#include "trace_query.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <sstream>
+
+using cs::test::scalar;
+using cs::test::text;
+
+namespace {
+struct DemoLine {
+    std::string name;
+    int result = -1;
+    long long bytes = 0;
+    std::vector<std::string> options;
+};
+
+// "compile NAME RESULT BYTES OPTS..." lines of nvrtc_demo's output.
+std::vector<DemoLine> compileLines(const std::string& out) {
+    std::vector<DemoLine> lines;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream f(line);
+        std::string word;
+        f >> word;
+        if (word != "compile") continue;
+        DemoLine d;
+        f >> d.name >> d.result >> d.bytes;
+        for (std::string o; f >> o;) d.options.push_back(o);
+        lines.push_back(d);
+    }
+    return lines;
+}
+
+int run(const std::string& cmd) { return std::system(cmd.c_str()); }
+
+// An LD_PRELOADed library loads before the sanitizer runtime, which then refuses to start
+// ("ASan runtime does not come first"): injected code is tested outside sanitizer builds (STYLE.md 12).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitizerBuild = true;
+#else
+constexpr bool kSanitizerBuild = false;
+#endif
+}  // namespace
+
+TEST(CudaRecord, NvrtcAndNvJitLinkUnderRecordCuda) {
+#ifndef COMPILESCOPE_NVRTC_DEMO
+    GTEST_SKIP() << "NVRTC / nvJitLink not found at configure time; the interposer end-to-end test is skipped";
+#else
+    if (kSanitizerBuild) GTEST_SKIP() << "sanitizer build: the LD_PRELOAD interposer is tested in the dev build";
+    cs::test::TempDir dir;
+    const std::string cli = std::string(COMPILESCOPE_BINARY_DIR) + "/app/compilescope";
+    const std::string demo = COMPILESCOPE_NVRTC_DEMO;
+    ASSERT_EQ(run(demo + " > " + dir.file("plain.out") + " 2>&1"), 0) << cs::test::readFile(dir.file("plain.out"));
+    const auto trace = dir.file("cuda.cstrace");
+    int rc = run(cli + " record --cuda -o " + trace + " -- " + demo + " > " + dir.file("rec.out") + " 2> " +
+                 dir.file("rec.err"));
+    auto err = cs::test::readFile(dir.file("rec.err"));
+    ASSERT_EQ(rc, 0) << err;
+    auto out = cs::test::readFile(dir.file("rec.out"));
+    EXPECT_EQ(out, cs::test::readFile(dir.file("plain.out"))) << "recording changed what the program saw";
+    // The demo never initialises CUDA on a device, so CUPTI cannot have shaken hands: the launcher says so.
+    EXPECT_NE(err.find("no CUPTI handshake arrived"), std::string::npos) << err;
+
+    auto r = cs::trace::TraceReader::open(trace);
+    auto expected = compileLines(out);
+    ASSERT_EQ(expected.size(), 4u) << out;
+    ASSERT_EQ(scalar(*r, "SELECT count(*) FROM cuda_programs WHERE api=0"), 4);
+    ASSERT_EQ(scalar(*r, "SELECT count(*) FROM cuda_programs WHERE api=1"), 1);
+    EXPECT_EQ(text(*r, "SELECT s.str FROM sessions x JOIN strings s ON s.id=x.runtime_sid"), "cuda");
+
+    // Programs in the order they ran: name, result, output size, options in order, positive duration.
+    std::vector<std::int64_t> ids;
+    r->query("SELECT id FROM cuda_programs WHERE api=0 ORDER BY start_ns", [&](sqlite3_stmt* st) {
+        ids.push_back(sqlite3_column_int64(st, 0));
+    });
+    std::vector<std::string> digests;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        auto id = std::to_string(ids[i]);
+        const DemoLine& e = expected[i];
+        SCOPED_TRACE("program " + e.name);
+        EXPECT_EQ(text(*r, "SELECT s.str FROM cuda_programs p JOIN strings s ON s.id=p.name_sid WHERE p.id=" + id), e.name);
+        EXPECT_EQ(scalar(*r, "SELECT result FROM cuda_programs WHERE id=" + id), e.result);
+        EXPECT_EQ(scalar(*r, "SELECT output_bytes FROM cuda_programs WHERE id=" + id), e.bytes);
+        EXPECT_GT(scalar(*r, "SELECT dur_ns FROM cuda_programs WHERE id=" + id), 0);
+        EXPECT_GT(scalar(*r, "SELECT log_bytes FROM cuda_programs WHERE id=" + id), 0);
+        std::vector<std::string> options;
+        r->query("SELECT s.str FROM cuda_program_options o JOIN strings s ON s.id=o.option_sid WHERE o.program_id=" + id +
+                     " ORDER BY o.ordinal",
+                 [&](sqlite3_stmt* st) { options.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))); });
+        EXPECT_EQ(options, e.options);
+        digests.push_back(text(*r, "SELECT s.str FROM cuda_programs p JOIN strings s ON s.id=p.source_digest_sid WHERE "
+                                   "p.id=" + id));
+    }
+    // The identical program compiled twice has one digest; scale.cu and scale_dbg.cu share the source
+    // (only options differ); saxpy and scale differ.
+    ASSERT_EQ(digests.size(), 4u);
+    EXPECT_EQ(digests[0].size(), 16u);
+    EXPECT_EQ(digests[0], digests[1]);
+    EXPECT_EQ(digests[2], digests[3]);
+    EXPECT_NE(digests[0], digests[2]);
+
+    // The link: its option, two PTX inputs with the sizes the program compiled, the linked cubin size.
+    auto link = std::to_string(scalar(*r, "SELECT id FROM cuda_programs WHERE api=1"));
+    EXPECT_GT(scalar(*r, "SELECT dur_ns FROM cuda_programs WHERE id=" + link), 0);
+    EXPECT_EQ(scalar(*r, "SELECT result FROM cuda_programs WHERE id=" + link), 0);
+    EXPECT_EQ(text(*r, "SELECT s.str FROM cuda_program_options o JOIN strings s ON s.id=o.option_sid WHERE program_id=" + link),
+              "-arch=sm_90");
+    EXPECT_EQ(scalar(*r, "SELECT count(*) FROM cuda_program_inputs i JOIN strings k ON k.id=i.kind_sid WHERE k.str='ptx' "
+                         "AND program_id=" + link),
+              2);
+    EXPECT_EQ(scalar(*r, "SELECT bytes FROM cuda_program_inputs i JOIN strings n ON n.id=i.name_sid WHERE "
+                         "n.str='scale.ptx' AND program_id=" + link),
+              expected[2].bytes);
+    auto linkLine = out.substr(out.find("link "));
+    EXPECT_EQ(std::to_string(scalar(*r, "SELECT output_bytes FROM cuda_programs WHERE id=" + link)),
+              linkLine.substr(linkLine.rfind(' ') + 1, linkLine.find('\n') - linkLine.rfind(' ') - 1));
+    // The link starts after the compiles that fed it ended.
+    EXPECT_GT(scalar(*r, "SELECT start_ns FROM cuda_programs WHERE id=" + link),
+              scalar(*r, "SELECT max(start_ns + dur_ns) FROM cuda_programs WHERE api=0"));
+#endif
+}
+
+TEST(CudaRecord, WithoutCudaFlagNothingIsInjected) {
+#ifndef COMPILESCOPE_NVRTC_DEMO
+    GTEST_SKIP() << "NVRTC / nvJitLink not found at configure time";
+#else
+    cs::test::TempDir dir;
+    const std::string cli = std::string(COMPILESCOPE_BINARY_DIR) + "/app/compilescope";
+    const auto trace = dir.file("plain.cstrace");
+    ASSERT_EQ(run(cli + " record -o " + trace + " -- " + COMPILESCOPE_NVRTC_DEMO + " > /dev/null 2> " + dir.file("err")), 0);
+    auto r = cs::trace::TraceReader::open(trace);
+    EXPECT_EQ(r->rowCount("cuda_programs"), 0);
+    EXPECT_EQ(cs::test::readFile(dir.file("err")).find("CUPTI"), std::string::npos);
+#endif
+}
