@@ -15,7 +15,9 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     const auto& acc = a.acceptance;
     out << "check " << label << ": " << (acc.passed() ? "PASS" : "FAIL") << "\n";
     out << "  replay: lookups " << a.facts.lookups.size() << ", misses " << acc.counts.misses << ", hits "
-        << acc.counts.hits << ", entries " << acc.counts.entries << "\n";
+        << acc.counts.hits << ", entries " << acc.counts.entries;
+    if (acc.counts.loads) out << " (" << acc.counts.loads << " loaded from a persistent cache)";
+    out << "\n";
     if (acc.lastRuntimeCounters) {
         const auto& c = *acc.lastRuntimeCounters;
         auto v = [](const std::optional<std::int64_t>& x) { return x ? std::to_string(*x) : std::string("-"); };
@@ -31,6 +33,7 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     else out << *acc.expected << " (" << acc.derived.basis << ")\n";
     out << "  misses per step:";
     for (const auto& s : acc.series) out << " " << s.step << ":" << s.misses;
+    if (acc.series.empty()) out << " (no steps recorded)";
     out << "\n";
     for (const auto& f : acc.failures) out << "  FAIL " << f.rule << ": " << f.reason << "\n";
 }

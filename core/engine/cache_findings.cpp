@@ -113,9 +113,9 @@ void lateMissFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
 void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     const auto& facts = a.facts;
     const auto& acc = a.acceptance;
-    if (acc.counts.misses != acc.counts.entries) {
+    if (acc.counts.misses + acc.counts.loads != acc.counts.entries) {
         Finding f = newFinding("cache.compiled_twice", Severity::Warning);
-        f.title = std::to_string(acc.counts.misses - acc.counts.entries) + " program(s) compiled twice (misses " +
+        f.title = std::to_string(acc.counts.misses + acc.counts.loads - acc.counts.entries) + " program(s) compiled twice (misses " +
                   std::to_string(acc.counts.misses) + " != entries " + std::to_string(acc.counts.entries) + ")";
         f.mechanism = "Seed 000: both counters are cumulative, so a miss that is not also a new entry is a program "
                       "compiled twice. Here the closure guard poisoned entries after a redefinition and the next "

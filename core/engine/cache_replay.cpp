@@ -21,6 +21,10 @@ const char* roleName(int role) {
     }
 }
 
+bool persistentCache(const std::string& name) {
+    return name.find("disk") != std::string::npos || name.find("persistent") != std::string::npos;
+}
+
 namespace {
 bool listed(const std::vector<std::string>& names, const std::string& name, int role) {
     return std::find(names.begin(), names.end(), name) != names.end() ||
@@ -109,6 +113,7 @@ public:
             m_result.total.hits += cache.counts.hits;
             m_result.total.misses += cache.counts.misses;
             m_result.total.entries += cache.counts.entries;
+            m_result.total.loads += cache.counts.loads;
         }
         SessionCache none;
         for (; c < m_facts.counters.size(); ++c) checkCounters(c, none);
@@ -156,6 +161,15 @@ private:
                 out.hit = true;
                 out.entry = it->second;
             }
+        }
+        // A persistent cache's runtime hit on an unknown key: loaded from an earlier process's store.
+        if (!out.hit && l.verdict == CS_VERDICT_HIT && persistentCache(m_facts.str(l.cache))) {
+            out.hit = out.loaded = true;
+            out.entry = static_cast<std::int32_t>(m_result.entries.size());
+            m_result.entries.push_back({.createdBy = i, .key = out.key, .sessionId = l.sessionId, .program = l.program});
+            cache.live[out.key] = out.entry;
+            ++cache.counts.entries;
+            ++cache.counts.loads;
         }
         if (out.hit) {
             ++cache.counts.hits;

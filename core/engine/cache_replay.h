@@ -15,6 +15,9 @@
 //  - Closure poisoning at the next entry point after a redefinition (poisoning.h).
 // Every lookup whose recorded runtime verdict differs from the replay's is a disagreement, and every
 // cache_stats() snapshot is compared with the replay's hits / misses / entries at that instant.
+// A persistent cache (its name says "disk" or "persistent", e.g. Numba's numba.disk_cache) outlives
+// the process: a runtime hit on a key the trace never compiled was loaded from what an earlier,
+// unrecorded process stored, so the replay takes it as a load, not as a disagreement.
 #pragma once
 
 #include "cache_facts.h"
@@ -39,6 +42,7 @@ struct KeyRule {
 struct LookupOutcome {
     bool hit = false;    // the replay's verdict
     bool memo = false;   // served from the asking handle's own memo
+    bool loaded = false; // a persistent cache's entry stored before the trace began
     bool stale = false;  // served a program whose cache entry was poisoned
     bool disagrees = false;  // the runtime's recorded verdict says otherwise
     std::int32_t entry = -1;  // index into ReplayResult::entries: used (hit) or created (miss)
@@ -66,6 +70,7 @@ struct StaleHandle {
 
 struct ReplayCounts {
     std::int64_t hits = 0, misses = 0, entries = 0;  // entries = live (unpoisoned) entries
+    std::int64_t loads = 0;  // hits that loaded a persistent cache's entry (entries without a miss)
 };
 
 // The runtime's cache_stats() snapshot against the replay at the same instant.
@@ -93,6 +98,8 @@ ReplayResult replayCache(const CacheFacts& facts, const KeyRule& rule = {});
 
 // Whether component `c` is in the key under `rule` (names and role names compared as text).
 bool componentInKey(const CacheFacts& facts, const KeyComponent& c, const KeyRule& rule);
+// Whether a cache outlives its process (see above).
+bool persistentCache(const std::string& cacheName);
 // "shape", "graphconst", ... (the key_role enum's names).
 const char* roleName(int role);
 

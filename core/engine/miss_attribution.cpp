@@ -114,6 +114,7 @@ Attribution attributeMisses(const CacheFacts& facts, const ReplayResult& replay,
         const auto& o = replay.outcomes[i];
         auto group = std::make_tuple(l.sessionId, l.cache, l.program);
         if (o.hit) {
+            if (o.loaded) entriesOf[group].push_back(o.entry);  // an entry too, stored by an earlier run
             auto [prev, fresh] = lastLookup.emplace(group, i);
             if (!fresh) {
                 noteHitAcrossChange(facts, facts.lookups[prev->second], l, i, prev->second, rule, hitIndex,

@@ -1,17 +1,15 @@
-// scenario_record SCENARIO.scn OUTDIR K: replays trace K (0-based) of a scenario through the real
-// collector C ABI (compilescope.h). Run it under `compilescope record -o T.cstrace --`; the recorder
-// process writes the trace. Exit 3 when the scenario has no trace K.
+// scenario_record SCENARIO.scn OUTDIR K S: replays session S of trace K (both 0-based) of a scenario
+// through the real collector C ABI (compilescope.h). Run it under `compilescope record -o T.cstrace
+// --`, once per session in order; the recorder process writes the trace. Exit 3 when the scenario has
+// no trace K, 4 when trace K has no session S.
 //
-// Why a separate process per trace: the collector records one process as one session of one trace,
-// as a runtime would. A scenario's `session` statement (a second process) is a fork(): the parent
-// waits for the child, which carries on with the scenario and is recorded as its own session.
-// Timestamps are the collector's clock (CS_NOW), strictly increasing, so call order is event order.
+// Why a process per session: the collector records one process as one session of one trace, as a
+// runtime would, so a scenario's `session` statement (a new process) is a new run of this program,
+// which joins the same recorder as its own session. Timestamps are the collector's clock, strictly
+// increasing, so call order is event order.
 #include "engine/scenario.h"
 
 #include <compilescope/compilescope.h>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -29,31 +27,27 @@ std::int64_t nextTs() {
 
 cs_str str(const std::string& s) { return s.empty() ? 0 : cs_intern(s.c_str()); }
 
-class CollectorSink final : public cs::test::TraceSink {
+class CollectorSink : public cs::test::TraceSink {
 public:
+    explicit CollectorSink(int session) : m_wanted(session) {}
+    bool recorded() const { return m_started; }
+
     std::int64_t beginSession(const std::string& runtime, std::int64_t) override {
-        if (m_sessions++ == 0) {
+        m_active = m_sessions++ == m_wanted;
+        if (m_active) {
             if (!cs_start(runtime.c_str(), nullptr)) throw std::runtime_error("cs_start failed (run under compilescope record)");
-            return 1;
-        }
-        // A new process: the fork()ed child is recorded as its own session and carries on.
-        cs_flush();
-        pid_t pid = fork();
-        if (pid < 0) throw std::runtime_error("fork failed");
-        if (pid > 0) {
-            int status = 0;
-            waitpid(pid, &status, 0);
-            cs_stop();
-            _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+            m_started = true;
         }
         return m_sessions;
     }
     void endSession(std::int64_t, std::int64_t) override {}
     void step(std::int64_t, std::int64_t, std::int64_t step, const std::string& label) override {
+        if (!m_active) return;
         nextTs();
         cs_step(step, CS_NONE, str(label));
     }
     std::int64_t lookup(const cs::test::SinkLookup& l) override {
+        if (!m_active) return -1;  // not recorded here; any non-zero id lets closures follow
         std::vector<cs_key_component> key;
         for (const auto& c : l.components) {
             cs_str v = str(c.value);
@@ -66,20 +60,26 @@ public:
         return static_cast<std::int64_t>(m_last);
     }
     void closure(std::int64_t, const std::string& method, std::optional<std::int64_t> world) override {
-        cs_closure_add(m_last, str(method), world.value_or(CS_NONE));
+        if (m_active) cs_closure_add(m_last, str(method), world.value_or(CS_NONE));
     }
     void method(std::int64_t, std::int64_t, int event, const std::string& name, std::optional<std::int64_t> world) override {
+        if (!m_active) return;
         cs_method_info m{nextTs(), event, str(name), 0, 0, 0, 0, CS_NONE, world.value_or(CS_NONE)};
         cs_method(&m);
     }
     void counter(std::int64_t, std::int64_t, const std::string& scope, const std::string& name, std::int64_t value) override {
+        if (!m_active) return;
         nextTs();
         cs_counter(str(scope), str(name), value);
     }
-    void finish() override { cs_stop(); }
+    void finish() override {
+        if (m_started) cs_stop();
+    }
 
 private:
-    std::int64_t m_sessions = 0;
+    int m_wanted;
+    int m_sessions = 0;
+    bool m_active = false, m_started = false;
     cs_lookup m_last = 0;
 };
 
@@ -89,7 +89,7 @@ public:
     std::int64_t beginSession(const std::string&, std::int64_t) override { return 1; }
     void endSession(std::int64_t, std::int64_t) override {}
     void step(std::int64_t, std::int64_t, std::int64_t, const std::string&) override {}
-    std::int64_t lookup(const cs::test::SinkLookup&) override { return 0; }
+    std::int64_t lookup(const cs::test::SinkLookup&) override { return -1; }
     void closure(std::int64_t, const std::string&, std::optional<std::int64_t>) override {}
     void method(std::int64_t, std::int64_t, int, const std::string&, std::optional<std::int64_t>) override {}
     void counter(std::int64_t, std::int64_t, const std::string&, const std::string&, std::int64_t) override {}
@@ -99,25 +99,34 @@ public:
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        std::cerr << "usage: scenario_record SCENARIO.scn OUTDIR K\n";
+    if (argc != 5) {
+        std::cerr << "usage: scenario_record SCENARIO.scn OUTDIR K S\n";
         return 2;
     }
     std::ifstream in(argv[1], std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    const int wanted = std::atoi(argv[3]);
+    const int wanted = std::atoi(argv[3]), session = std::atoi(argv[4]);
     int index = 0;
-    bool found = false;
+    bool found = false, recorded = false;
     try {
         cs::test::buildScenario(text.str(), argv[1], argv[2], [&](const std::string&) -> std::unique_ptr<cs::test::TraceSink> {
             if (index++ != wanted) return std::make_unique<NullSink>();
             found = true;
-            return std::make_unique<CollectorSink>();
+            // Owned by the builder; `recorded` is read through this observer once it has finished.
+            struct Observed final : CollectorSink {
+                Observed(int s, bool& flag) : CollectorSink(s), m_flag(flag) {}
+                void finish() override {
+                    m_flag = recorded();
+                    CollectorSink::finish();
+                }
+                bool& m_flag;
+            };
+            return std::make_unique<Observed>(session, recorded);
         });
     } catch (const std::exception& e) {
         std::cerr << "scenario_record: " << e.what() << "\n";
         return 2;
     }
-    return found ? 0 : 3;
+    return !found ? 3 : recorded ? 0 : 4;
 }

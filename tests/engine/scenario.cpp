@@ -85,6 +85,10 @@ struct Builder {
         if (it == roles.end()) return false;
         c.role = it->second;
         c.value = tok.substr(eq + 1);
+        if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {  // a verbatim name
+            c.name = name.substr(1, name.size() - 2);
+            return true;
+        }
         switch (c.role) {
         case CS_ROLE_FUNCTION: c.name = name.empty() ? "function" : name; break;
         case CS_ROLE_WORLD: c.name = "world of " + name; break;

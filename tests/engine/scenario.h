@@ -19,7 +19,7 @@
 // COMPONENT is ROLE[NAME]=VALUE or ROLE=VALUE, ROLE one of function world shape graphconst keyword
 // device host type option other. Names follow the collector's convention: shape[arg 2] is "shape of
 // arg 2", world[loss] is "world of loss", type[arg 1] is "type of arg 1", graphconst is "GraphConst
-// hash"; keyword, device, host, option and other use NAME as is. Every event advances the clock 1 ms,
+// hash"; keyword, device, host, option and other use NAME as is; ROLE["NAME"] is NAME verbatim. Every event advances the clock 1 ms,
 // a compile by its duration, so traces are deterministic.
 #pragma once
 
