@@ -123,8 +123,9 @@ public:
                                           col(st, 4) == CS_VERDICT_MISS, col(st, 0));
             extend(col(st, 2), col(st, 2));
         });
-        each("SELECT id, session_id, ts_ns, label_sid FROM steps", [&](sqlite3_stmt* st) {
-            marks(col(st, 1)).steps.add(col(st, 2), static_cast<std::uint32_t>(col(st, 3)), false, col(st, 0));
+        each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
+            marks(col(st, 1)).steps.add(col(st, 2), static_cast<std::uint32_t>(std::max<std::int64_t>(0, col(st, 3))), false,
+                                        col(st, 0));
             extend(col(st, 2), col(st, 2));
         });
         m_control.report(95, "indexing");

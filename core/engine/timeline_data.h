@@ -39,7 +39,7 @@ struct SessionMarks {
     std::int64_t sessionId = 0;
     std::string process;
     MarkIndex lookups;  // flag = the runtime said miss; label = program
-    MarkIndex steps;    // label = step label; rowId = steps.id
+    MarkIndex steps;    // label = the step number; rowId = steps.id
 };
 
 struct TimelineData {

@@ -46,6 +46,8 @@ public:
     // Appends to `out` every item of rows [0, depthCount) that intersects [t0, t1), folding spans
     // narrower than bucketNs (> 0).
     void query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, std::vector<TimelineItem>& out) const;
+    // Spans whose name id has wanted[name] set, in row then time order, at most `limit`.
+    void findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out) const;
     // The span of row `depth` that contains t, if any.
     std::optional<TimelineItem> spanAt(int depth, std::int64_t t) const;
 

@@ -3,6 +3,7 @@
 #include "core/engine/compile_summary.h"
 #include "core/engine/timeline_data.h"
 #include "core/engine/timeline_index.h"
+#include "core/engine/timeline_search.h"
 #include "core/trace/reader.h"
 #include "demo_trace_builder.h"
 #include "test_util.h"
@@ -152,4 +153,18 @@ TEST(TimelineData, CancelStopsTheLoad) {
     std::atomic<bool> cancel{true};
     EXPECT_THROW(loadTimeline(*reader, {.cancel = &cancel}), LoadCancelled);
     EXPECT_THROW(summarizeCompileTime(*reader, {.cancel = &cancel}), LoadCancelled);
+}
+
+TEST(TimelineSearch, FindsSpansAndModulesByAnyPartOfTheirName) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    TimelineData d = loadTimeline(*reader);
+    auto hits = searchTimeline(d, "GRADIENT");
+    EXPECT_EQ(hits.size(), 3u);  // two compiles and the inference of the gradient program
+    auto sim = searchTimeline(d, "warp.sim");
+    ASSERT_EQ(sim.size(), 2u);
+    EXPECT_EQ(d.lanes[static_cast<std::size_t>(sim[0].lane)].name, "module loads");
+    EXPECT_TRUE(searchTimeline(d, "no such name").empty());
+    EXPECT_EQ(searchTimeline(d, "gradient", 1).size(), 1u);
 }
