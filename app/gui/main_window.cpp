@@ -88,15 +88,16 @@ MainWindow::MainWindow(QWidget* parent)
         if (TraceDocument* d = doc(id)) d->timeline = std::move(t);
         refreshTimeline();
     });
-    connect(m_loader, &TraceLoader::findingsReady, this, [this](int id, FindingsPtr f) {
-        if (TraceDocument* d = doc(id)) d->findings = std::move(f);
-        refreshViews();
-    });
+    connect(m_loader, &TraceLoader::findingsReady, this, &MainWindow::publishFindings);
     connect(m_loader, &TraceLoader::failed, this, [this](int id, const QString& message) {
         TraceDocument* d = doc(id);
         QString what = d ? d->path : QString();
         m_status->setText(QStringLiteral("Could not open %1: %2").arg(what, message));
-        if (!m_afterLoad) QMessageBox::warning(this, QStringLiteral("Could not open trace"), message);
+        if (m_afterLoad) return;  // unattended (screenshots): the status line is enough
+        // Not modal: a queue of failures must not block loading the other traces.
+        auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Could not open trace"), message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
     });
     connect(m_loader, &TraceLoader::finished, this, [this](int id, bool cancelled) {
         m_progressOf.erase(id);
@@ -144,6 +145,11 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     view->addAction(QStringLiteral("Fit timeline"), this, [this] { m_timeline->plot()->fitAll(); });
     view->addAction(QStringLiteral("Find…"), QKeySequence::Find, this, [this] { m_searchBox->setFocus(); });
+}
+
+void MainWindow::publishFindings(int docId, FindingsPtr findings) {
+    if (TraceDocument* d = doc(docId)) d->findings = std::move(findings);
+    refreshViews();
 }
 
 void MainWindow::openDialog() {

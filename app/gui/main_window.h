@@ -49,6 +49,8 @@ public:
     QLineEdit* searchBox() const { return m_searchBox; }
     QAction* reportAction() const { return m_reportAction; }
     QString statusText() const;
+    // Findings of a document arrive here from the loader (tests hand in findings of their own).
+    void publishFindings(int docId, FindingsPtr findings);
     // Shows finding `index` of the current document: its rows and its timeline range.
     void activateFinding(int index);
 

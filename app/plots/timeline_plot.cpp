@@ -98,9 +98,12 @@ TimelinePlot::TimelinePlot(QWidget* parent) : QWidget(parent), m_plot(new QCusto
         if ((e->pos() - m_pressPos).manhattanLength() < 4) selectAt(e->pos());
     });
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::rangeChanged);
+    connect(m_plot, &QCustomPlot::afterReplot, this, &TimelinePlot::replotted);
 }
 
 TimelinePlot::~TimelinePlot() = default;
+
+QWidget* TimelinePlot::plotWidget() const { return m_plot; }
 
 void TimelinePlot::setSources(std::vector<TimelineSource> sources) {
     m_sources = std::move(sources);
@@ -145,6 +148,16 @@ void TimelinePlot::layoutRows() {
 QString TimelinePlot::laneLabel(int source, int lane) const {
     const engine::TimelineLane& l = m_sources[static_cast<std::size_t>(source)].data->lanes[static_cast<std::size_t>(lane)];
     return qs(l.process) + QStringLiteral(" · ") + qs(l.name);
+}
+
+QPoint TimelinePlot::pixelOf(int source, int lane, int depth, std::int64_t ns) const {
+    for (const Row& row : m_rows)
+        if (row.source == source && row.lane == lane) {
+            double x = m_plot->xAxis->coordToPixel(keyOf(source, ns));
+            double y = m_plot->yAxis->coordToPixel(row.y0 + depth + 0.5);
+            return m_plot->mapTo(this, QPoint(static_cast<int>(x), static_cast<int>(y)));
+        }
+    return {-1, -1};
 }
 
 double TimelinePlot::keyOf(int source, std::int64_t ns) const {

@@ -62,8 +62,12 @@ public:
     // Details of the selection as display text (name, times, table and row).
     QString selectionText() const;
     QString laneLabel(int source, int lane) const;
+    // Widget pixel of time `ns` at row `depth` of lane `lane` of `source` (tests, tooltips).
+    QPoint pixelOf(int source, int lane, int depth, std::int64_t ns) const;
+    int rowCount() const { return static_cast<int>(m_rows.size()); }
 
     QCustomPlot* plot() const { return m_plot; }
+    QWidget* plotWidget() const;  // the QCustomPlot as a widget, for code that must not include it
     void replot();
     std::size_t lastPaintItems() const;  // items drawn by the last paint (tests, benchmarks)
     QString toSvg() const override;
@@ -72,6 +76,7 @@ public:
 signals:
     void selectionChanged();
     void rangeChanged();
+    void replotted();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

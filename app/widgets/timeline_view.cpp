@@ -45,7 +45,7 @@ TimelineView::TimelineView(QWidget* parent)
     m_details->setMaximumHeight(90);
     m_details->setPlainText(m_plot->selectionText());
     connect(m_plot, &TimelinePlot::selectionChanged, this, [this] { m_details->setPlainText(m_plot->selectionText()); });
-    connect(m_plot, &TimelinePlot::rangeChanged, this, &TimelineView::updateStatus);
+    connect(m_plot, &TimelinePlot::replotted, this, &TimelineView::updateStatus);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(tools);
     layout->addWidget(m_plot, 1);
