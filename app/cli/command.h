@@ -31,6 +31,10 @@ const std::vector<Command>& commands();
 Command infoCommand();
 Command sqlCommand();
 Command importCommand();
+Command checkCommand();
+Command explainCommand();
+Command whatifCommand();
+Command findingsCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

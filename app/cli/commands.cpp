@@ -7,6 +7,10 @@ const std::vector<Command>& commands() {
         infoCommand(),
         sqlCommand(),
         importCommand(),
+        checkCommand(),
+        explainCommand(),
+        whatifCommand(),
+        findingsCommand(),
     };
     return all;
 }

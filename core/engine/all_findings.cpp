@@ -1,5 +1,7 @@
 #include "all_findings.h"
 
+#include "cache_analysis.h"
+
 namespace cs::engine {
 
 std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
@@ -9,8 +11,7 @@ std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
     };
     // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...):
     //   append(analyseSomething(reader));
-    (void)append;
-    (void)reader;
+    append(analyseCacheFindings(reader));
     return all;
 }
 

@@ -1,0 +1,24 @@
+#include "cache_text.h"
+
+#include <charconv>
+#include <filesystem>
+
+namespace cs::cli {
+
+std::string lookupLabel(const engine::CacheFacts& facts, size_t i) {
+    const auto& l = facts.lookups[i];
+    std::string s = "lookup #" + std::to_string(l.id);
+    if (l.step) s += "  step " + std::to_string(*l.step);
+    s += "  " + facts.str(l.program);
+    if (l.handle) s += "  handle " + facts.str(l.handle);
+    return s;
+}
+
+std::string traceLabel(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+bool parseCount(const std::string& text, std::int64_t& value) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size() && value >= 0;
+}
+
+}  // namespace cs::cli

@@ -1,0 +1,107 @@
+// `compilescope check TRACE...`: seed 000's acceptance check as a CI gate (exit 0 pass, 1 fail,
+// 2 unreadable), and, given several traces of one job, divergence across its ranks.
+#include "cache_text.h"
+#include "command.h"
+
+#include "core/engine/rank_divergence.h"
+#include "core/trace/reader.h"
+
+#include <memory>
+
+namespace cs::cli {
+
+namespace {
+void printAcceptance(std::ostream& out, const std::string& label, const engine::CacheAnalysis& a) {
+    const auto& acc = a.acceptance;
+    out << "check " << label << ": " << (acc.passed() ? "PASS" : "FAIL") << "\n";
+    out << "  replay: lookups " << a.facts.lookups.size() << ", misses " << acc.counts.misses << ", hits "
+        << acc.counts.hits << ", entries " << acc.counts.entries << "\n";
+    if (acc.lastRuntimeCounters) {
+        const auto& c = *acc.lastRuntimeCounters;
+        auto v = [](const std::optional<std::int64_t>& x) { return x ? std::to_string(*x) : std::string("-"); };
+        out << "  runtime cache_stats(): hits " << v(c.hits) << ", misses " << v(c.misses) << ", entries "
+            << v(c.entries) << "\n";
+    }
+    out << "  programs:";
+    for (const auto& p : acc.programs) out << " " << p.program << " " << p.compiles << "/" << p.lookups;
+    out << " (compiles/lookups)\n";
+    out << "  expected programs: ";
+    if (!acc.expected) out << "not judged (" << acc.derived.basis << ")\n";
+    else if (acc.expectedFromOption) out << *acc.expected << " (--expect-programs; seed rule: " << acc.derived.basis << ")\n";
+    else out << *acc.expected << " (" << acc.derived.basis << ")\n";
+    out << "  misses per step:";
+    for (const auto& s : acc.series) out << " " << s.step << ":" << s.misses;
+    out << "\n";
+    for (const auto& f : acc.failures) out << "  FAIL " << f.rule << ": " << f.reason << "\n";
+}
+
+void printDivergence(std::ostream& out, const engine::RankDivergence& d) {
+    out << "ranks (" << d.ranks.size() << " traces): " << (d.diverges() ? "DIVERGE" : "agree") << "\n";
+    auto list = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+        return s;
+    };
+    for (const auto& p : d.programs)
+        out << "  FAIL program " << p.key << " compiled by " << list(p.compiledBy) << ", not by " << list(p.notBy) << "\n";
+    for (const auto& s : d.steps)
+        out << "  FAIL " << s.program << " missed at step " << s.step << " on " << list(s.missedBy) << ", not on "
+            << list(s.notBy) << "\n";
+}
+
+int runCheck(const std::vector<std::string>& args, CommandIo& io) {
+    engine::AcceptanceOptions options;
+    std::vector<std::string> traces;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if (a == "--expect-programs" || a == "--max-misses-after-step") {
+            std::int64_t n = 0;
+            if (++i >= args.size() || !parseCount(args[i], n))
+                return usageError(io, "check", a + " needs a non-negative integer");
+            if (a == "--expect-programs") options.expectPrograms = n;
+            else options.maxLateMisses = n;
+        } else if (!a.empty() && a[0] == '-') {
+            return usageError(io, "check", "unknown option " + a);
+        } else {
+            traces.push_back(a);
+        }
+    }
+    if (traces.empty()) return usageError(io, "check", "expected at least one TRACE");
+    // Open every trace first: an unreadable one is exit 2 before anything is judged.
+    std::vector<std::unique_ptr<trace::TraceReader>> readers;
+    for (const auto& t : traces) readers.push_back(trace::TraceReader::open(t));
+    bool pass = true;
+    std::vector<std::shared_ptr<const engine::CacheAnalysis>> analyses;
+    std::vector<engine::RankTrace> ranks;
+    for (size_t i = 0; i < traces.size(); ++i) {
+        analyses.push_back(engine::analyseCache(*readers[i], options));
+        printAcceptance(io.out, traceLabel(traces[i]), *analyses.back());
+        pass = pass && analyses.back()->acceptance.passed();
+        ranks.push_back({traceLabel(traces[i]), &analyses.back()->facts, &analyses.back()->replay});
+    }
+    if (traces.size() > 1) {
+        auto d = engine::compareRanks(ranks);
+        printDivergence(io.out, d);
+        pass = pass && !d.diverges();
+    }
+    return pass ? Exit::Ok : Exit::CheckFailed;
+}
+}  // namespace
+
+Command checkCommand() {
+    return {"check", "the acceptance check: no recompile after the first step (CI gate)",
+            "Usage: compilescope check TRACE... [--expect-programs N] [--max-misses-after-step K]\n\n"
+            "Replays the trace's program cache and judges seed 000's acceptance rule:\n"
+            "  - misses == entries (a miss that is not a new entry is a program compiled twice);\n"
+            "  - no miss after the first step: a program may compile at its first step only\n"
+            "    (--max-misses-after-step K tolerates K such misses; default 0);\n"
+            "  - the expected number of programs: train-only 2, +1 with validation, +1 per :device metric\n"
+            "    hook, +1 for a ragged split of a metric (--expect-programs N overrides the count);\n"
+            "  - the replay agrees with the runtime's verdicts and cache_stats() counters.\n"
+            "Each failure is printed with its reason. Given several traces (the ranks of one job), also\n"
+            "fails when ranks compiled different programs or missed at different steps.\n"
+            "Exit status: 0 pass, 1 fail, 2 unreadable trace or bad usage.\n",
+            runCheck};
+}
+
+}  // namespace cs::cli

@@ -1,0 +1,25 @@
+#include "cache_analysis.h"
+
+namespace cs::engine {
+
+std::shared_ptr<const CacheAnalysis> analyseCache(CacheFacts facts, const AcceptanceOptions& options) {
+    auto a = std::make_shared<CacheAnalysis>();
+    a->facts = std::move(facts);
+    a->replay = replayCache(a->facts);
+    a->attribution = attributeMisses(a->facts, a->replay);
+    a->acceptance = checkAcceptance(a->facts, a->replay, a->attribution, options);
+    a->holes = findHoles(a->facts, a->replay);
+    return a;
+}
+
+std::shared_ptr<const CacheAnalysis> analyseCache(const trace::TraceReader& reader, const AcceptanceOptions& options) {
+    return analyseCache(loadCacheFacts(reader), options);
+}
+
+std::vector<Finding> analyseCacheFindings(const trace::TraceReader& reader) {
+    auto facts = loadCacheFacts(reader);
+    if (facts.empty()) return {};
+    return cacheFindings(*analyseCache(std::move(facts)));
+}
+
+}  // namespace cs::engine

@@ -1,0 +1,96 @@
+// Golden tests of the cache engine: one scenario per outcome sentence of seed 000.
+//
+// Each tests/engine/scenarios/NAME.scn is built into real .cstrace files (scenario.h), every `run:`
+// line is run through the CLI in-process, and the transcript is compared with
+// tests/engine/golden/NAME.expected. On a mismatch the test prints `diff -u` and writes NAME.actual
+// beside the expected file (gitignored). COMPILESCOPE_UPDATE_GOLDEN=1 rewrites the expected files;
+// review every change with git diff before committing it.
+#include "cli_runner.h"
+#include "engine/scenario.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path engineDir() { return fs::path(cs::test::sourceDir()) / "tests" / "engine"; }
+
+std::vector<std::string> scenarioNames() {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(engineDir() / "scenarios"))
+        if (e.path().extension() == ".scn") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::vector<std::string> splitArgs(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    for (std::string a; in >> a;) out.push_back(a);
+    return out;
+}
+
+void replaceAll(std::string& s, const std::string& from, const std::string& to) {
+    for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
+}
+
+// Runs every `run:` line of a scenario and returns the transcript; trace paths print as file names.
+std::string transcript(const std::string& name) {
+    cs::test::TempDir dir;
+    auto scn = engineDir() / "scenarios" / (name + ".scn");
+    auto built = cs::test::buildScenario(cs::test::readFile(scn.string()), "scenarios/" + name + ".scn", dir.path().string());
+    std::string text;
+    for (const auto& run : built.runs) {
+        auto args = splitArgs(run);
+        std::string shown = "$ compilescope" ;
+        for (const auto& a : args) shown += " " + a;
+        for (const auto& p : built.tracePaths) {
+            args.push_back(p);
+            shown += " " + fs::path(p).filename().string();
+        }
+        auto r = cs::test::runCli(args);
+        text += shown + "\n" + r.out;
+        if (!r.err.empty()) text += "[stderr]\n" + r.err;
+        text += "[exit " + std::to_string(r.status) + "]\n\n";
+    }
+    replaceAll(text, dir.path().string() + "/", "");
+    return text;
+}
+
+class Golden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Golden, MatchesExpected) {
+    const auto& name = GetParam();
+    auto actual = transcript(name);
+    auto expectedPath = engineDir() / "golden" / (name + ".expected");
+    auto actualPath = engineDir() / "golden" / (name + ".actual");
+    if (std::getenv("COMPILESCOPE_UPDATE_GOLDEN")) {
+        cs::test::writeFile(expectedPath.string(), actual);
+        fs::remove(actualPath);
+        return;
+    }
+    ASSERT_TRUE(fs::exists(expectedPath)) << "no golden file " << expectedPath << "; actual output:\n" << actual;
+    auto expected = cs::test::readFile(expectedPath.string());
+    if (actual == expected) {
+        fs::remove(actualPath);
+        return;
+    }
+    cs::test::writeFile(actualPath.string(), actual);
+    std::string cmd = "diff -u '" + expectedPath.string() + "' '" + actualPath.string() + "'";
+    std::fflush(stdout);
+    int rc = std::system(cmd.c_str());
+    (void)rc;
+    ADD_FAILURE() << name << ": output differs from " << expectedPath << " (diff above; wrote " << actualPath << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(Seed000, Golden, ::testing::ValuesIn(scenarioNames()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+}  // namespace

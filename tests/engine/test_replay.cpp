@@ -1,0 +1,288 @@
+// The cache engine below the goldens: exit codes of `check`, byte-identical results, and rules the
+// goldens do not pin down (world ordering of poisoning, the memoized scan, the nearest entry, the
+// expected-count arithmetic, what-if figures, rank divergence, findings --json).
+#include "cli_runner.h"
+#include "engine/scenario.h"
+#include "test_util.h"
+
+#include "core/engine/cache_analysis.h"
+#include "core/engine/rank_divergence.h"
+#include "core/engine/whatif.h"
+#include "core/trace/reader.h"
+#include "core/trace/writer.h"
+#include "core/util/json_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using cs::test::runCli;
+
+namespace {
+
+// Builds one scenario text into a trace and returns its path.
+std::string build(const cs::test::TempDir& dir, const std::string& text, const std::string& sub = "s") {
+    auto d = dir.path() / sub;
+    std::filesystem::create_directories(d);
+    return cs::test::buildScenario(text, sub + ".scn", d.string()).tracePaths.at(0);
+}
+
+std::shared_ptr<const cs::engine::CacheAnalysis> analyse(const std::string& path) {
+    auto r = cs::trace::TraceReader::open(path);
+    return cs::engine::analyseCache(*r);
+}
+
+const char* kTrainOnly = R"(
+key gradient shape[arg 2]=128x64 graphconst=h1 world[loss]=1
+key optimizer shape[arg 2]=flat graphconst=h1
+step 1
+lookup gradient miss compile=496s
+lookup optimizer miss compile=63s
+step 2
+lookup gradient hit
+lookup optimizer hit
+counters hits=2 misses=2 entries=2
+)";
+
+const char* kShapeChange = R"(
+key gradient shape[arg 2]=128x64
+key optimizer shape[arg 2]=flat
+step 1
+lookup gradient miss compile=496s
+lookup optimizer miss compile=63s
+step 2
+lookup gradient miss compile=496s shape[arg 2]=100x64
+lookup optimizer hit
+)";
+
+}  // namespace
+
+TEST(Check, ExitZeroOnPass) {
+    cs::test::TempDir dir;
+    auto r = runCli({"check", build(dir, kTrainOnly)});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find(": PASS"), std::string::npos);
+}
+
+TEST(Check, ExitOneOnFailWithReason) {
+    cs::test::TempDir dir;
+    auto r = runCli({"check", build(dir, kShapeChange)});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("FAIL no miss after the first step: gradient missed at step 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("shape of arg 2: 128x64 -> 100x64"), std::string::npos) << r.out;
+}
+
+TEST(Check, ToleranceAndExpectedCountOptions) {
+    cs::test::TempDir dir;
+    auto path = build(dir, kShapeChange);
+    EXPECT_EQ(runCli({"check", "--max-misses-after-step", "1", "--expect-programs", "3", path}).status, 0);
+    EXPECT_EQ(runCli({"check", "--max-misses-after-step", "1", path}).status, 1);  // 3 compiled, seed rule 2
+    EXPECT_EQ(runCli({"check", "--expect-programs", "3", path}).status, 1);       // the late miss remains
+    auto bad = runCli({"check", "--expect-programs", "two", path});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--expect-programs needs a non-negative integer"), std::string::npos);
+}
+
+TEST(Check, ExitTwoWhenUnreadable) {
+    cs::test::TempDir dir;
+    auto missing = runCli({"check", dir.file("nope.cstrace")});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("nope.cstrace"), std::string::npos) << missing.err;
+    cs::test::writeFile(dir.file("junk.cstrace"), "not a trace at all, just text\n");
+    EXPECT_EQ(runCli({"check", dir.file("junk.cstrace")}).status, 2);
+    // A truncated copy of a real trace.
+    auto good = build(dir, kTrainOnly);
+    auto bytes = cs::test::readFile(good);
+    cs::test::writeFile(dir.file("cut.cstrace"), bytes.substr(0, bytes.size() / 2));
+    auto cut = runCli({"check", dir.file("cut.cstrace")});
+    EXPECT_EQ(cut.status, 2) << cut.out;
+    // One unreadable trace among good ones is still "unreadable", not a pass or a fail.
+    EXPECT_EQ(runCli({"check", good, dir.file("junk.cstrace")}).status, 2);
+    EXPECT_EQ(runCli({"check"}).status, 2);
+}
+
+TEST(Check, ResultsAreByteIdenticalAcrossRuns) {
+    cs::test::TempDir dir;
+    auto scenario = cs::test::readFile(cs::test::sourceDir() + "/tests/engine/scenarios/redefined_helper_poisons.scn");
+    auto a = build(dir, scenario, "a"), b = build(dir, scenario, "b");
+    for (std::vector<std::string> cmd : {std::vector<std::string>{"check"}, {"explain"}, {"findings"}, {"findings", "--json"},
+                                         {"whatif", "--exclude", "world"}}) {
+        auto argsA = cmd, argsB = cmd;
+        argsA.push_back(a);
+        argsB.push_back(b);
+        auto first = runCli(argsA), second = runCli(argsA), rebuilt = runCli(argsB);
+        EXPECT_EQ(first.out, second.out) << cmd[0];
+        EXPECT_EQ(first.status, second.status);
+        EXPECT_EQ(first.out, rebuilt.out) << cmd[0] << ": a rebuilt trace must give the same text";
+    }
+}
+
+TEST(Poisoning, OnlyANewerWorldThanTheClosureSawPoisons) {
+    cs::test::TempDir dir;
+    // The entry was compiled against helper@5; a redefinition "at" world 5 is the one it already saw.
+    auto a = analyse(build(dir, R"(
+step 1
+lookup g miss compile=1s other[x]=1
+closure M.helper@5
+redefine M.helper world=5
+lookup g hit handle=n2 other[x]=1
+)"));
+    EXPECT_TRUE(a->replay.poisonEvents.empty());
+    EXPECT_TRUE(a->replay.disagreements.empty());
+}
+
+TEST(Poisoning, ScanIsMemoizedPerBatchOfRedefinitions) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, R"(
+step 1
+lookup g miss other[x]=1
+closure M.a@1 M.b@1
+lookup h miss other[x]=1
+closure M.b@1
+redefine M.a world=2
+redefine M.b world=3
+lookup g miss handle=n2 other[x]=1
+lookup h miss handle=n2 other[x]=1
+lookup g miss handle=n3 other[x]=1
+)"));
+    ASSERT_EQ(a->replay.poisonEvents.size(), 1u);  // two redefinitions, one entry point, one message
+    const auto& ev = a->replay.poisonEvents[0];
+    EXPECT_EQ(ev.entries.size(), 2u);
+    EXPECT_EQ(ev.drifted, (std::vector<std::string>{"M.a", "M.b"}));
+    EXPECT_NE(ev.message.find("2 cached program(s)"), std::string::npos);
+    // n3 after n2 recompiled: a hit on the fresh entry, so the runtime's "miss" is a disagreement.
+    ASSERT_EQ(a->replay.disagreements.size(), 1u);
+    EXPECT_EQ(a->facts.lookups[a->replay.disagreements[0]].id, 5);
+}
+
+TEST(Poisoning, OldHandleIsServedStaleUntilItIsRebuilt) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, R"(
+step 1
+lookup g miss other[x]=1
+closure M.helper@1
+redefine M.helper world=2
+lookup g hit other[x]=1
+lookup g hit other[x]=1
+)"));
+    ASSERT_EQ(a->replay.staleHandles.size(), 1u);
+    EXPECT_EQ(a->facts.str(a->replay.staleHandles[0].handle), "n1");
+    EXPECT_EQ(a->replay.staleHandles[0].staleLookups, 2u);
+    EXPECT_EQ(a->replay.total.entries, 0);  // the entry was deleted from the cache
+    EXPECT_TRUE(a->replay.disagreements.empty());
+}
+
+TEST(Attribution, NearestEntryHasFewestDifferences) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, R"(
+step 1
+lookup g miss shape[arg 1]=8 graphconst=A
+lookup g miss shape[arg 1]=9 graphconst=B
+lookup g miss shape[arg 1]=8 graphconst=C
+)"));
+    ASSERT_EQ(a->attribution.misses.size(), 3u);
+    const auto& m = a->attribution.misses[2];
+    EXPECT_EQ(m.cause, cs::engine::MissCause::KeyMoved);
+    ASSERT_TRUE(m.against.has_value());
+    EXPECT_EQ(a->facts.lookups[*m.against].id, 1);  // not the more recent lookup #2, which differs twice
+    ASSERT_EQ(m.changes.size(), 1u);
+    EXPECT_EQ(m.changes[0].text(), "GraphConst hash: A -> C");
+    EXPECT_EQ(m.before.size(), 2u);
+    EXPECT_EQ(m.after.size(), 2u);
+}
+
+TEST(Attribution, MissingStepIsTakenFromTheStepsTable) {
+    cs::test::TempDir dir;
+    auto path = dir.file("steps.cstrace");
+    {
+        cs::trace::TraceWriter w(path);
+        auto s = w.addSession({.startNs = 0});
+        w.addStep({.sessionId = s, .tsNs = 10, .step = 1});
+        w.addStep({.sessionId = s, .tsNs = 20, .step = 2});
+        auto p = w.intern("gradient");
+        w.addCacheLookup({.sessionId = s, .tsNs = 15, .program = p, .verdict = CS_VERDICT_MISS});
+        auto l = w.addCacheLookup({.sessionId = s, .tsNs = 25, .program = p, .verdict = CS_VERDICT_MISS});
+        w.addKeyComponent({.lookupId = l, .name = w.intern("odd role"), .role = 99, .value = w.intern("v")});
+        w.addKeyComponent({.lookupId = 999, .name = w.intern("orphan"), .value = w.intern("v")});
+        w.finalize();
+    }
+    auto a = analyse(path);
+    ASSERT_EQ(a->facts.lookups.size(), 2u);
+    EXPECT_EQ(a->facts.lookups[1].step, 2);
+    EXPECT_EQ(a->acceptance.lateMisses.size(), 1u);  // an unknown role still keys: when in doubt, miss
+    EXPECT_EQ(a->attribution.misses[1].changes.at(0).text(), "odd role: (absent) -> v");
+}
+
+TEST(Acceptance, ExpectedCountFollowsTheSeed) {
+    using cs::engine::expectedProgramCount;
+    EXPECT_EQ(expectedProgramCount({.gradient = true, .optimizer = true}).count, 2);
+    EXPECT_EQ(expectedProgramCount({.gradient = true, .optimizer = true, .validates = true}).count, 3);
+    auto metric = expectedProgramCount({.gradient = true, .optimizer = true, .validates = true, .deviceMetricHooks = 1});
+    EXPECT_EQ(metric.count, 4);
+    auto ragged = expectedProgramCount(
+        {.gradient = true, .optimizer = true, .validates = true, .deviceMetricHooks = 1, .raggedSplits = 1});
+    EXPECT_EQ(ragged.count, 5);
+    EXPECT_EQ(ragged.basis, "run that trains and validates: gradient + optimizer + evaluation forward + 1 :device "
+                            "metric program + 1 ragged-split rebuild = 5");
+}
+
+TEST(Acceptance, PerStepSeriesForPlotting) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, kShapeChange));
+    ASSERT_EQ(a->acceptance.series.size(), 2u);
+    EXPECT_EQ(a->acceptance.series[0].misses, 2);
+    EXPECT_EQ(a->acceptance.series[1].misses, 1);
+    EXPECT_EQ(a->acceptance.series[1].cumulativeMisses, 3);
+    EXPECT_EQ(a->acceptance.series[1].lookups, 2);
+}
+
+TEST(WhatIf, FiguresAndUnknownNames) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, kShapeChange));
+    auto r = cs::engine::whatIf(a->facts, a->replay, {.exclude = {"shape of arg 2"}});
+    EXPECT_EQ(r.compilesSaved, 1);
+    EXPECT_EQ(r.nsSaved, 496000000000);
+    EXPECT_EQ(r.unsafeHits, 0u);  // no fingerprints recorded: not provably unsafe
+    auto u = cs::engine::whatIf(a->facts, a->replay, {.include = {"nothing-like-this"}});
+    EXPECT_EQ(u.unknownNames, std::vector<std::string>{"nothing-like-this"});
+}
+
+TEST(RankDivergence, SameProgramsDoNotDiverge) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, kTrainOnly, "r0")), b = analyse(build(dir, kTrainOnly, "r1"));
+    auto d = cs::engine::compareRanks({{"r0", &a->facts, &a->replay}, {"r1", &b->facts, &b->replay}});
+    EXPECT_FALSE(d.diverges());
+    auto c = analyse(build(dir, kShapeChange, "r2"));
+    auto e = cs::engine::compareRanks({{"r0", &a->facts, &a->replay}, {"r2", &c->facts, &c->replay}});
+    EXPECT_TRUE(e.diverges());
+}
+
+TEST(Findings, JsonCarriesKindEvidenceAndCost) {
+    cs::test::TempDir dir;
+    auto r = runCli({"findings", "--json", build(dir, kShapeChange)});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto doc = cs::util::parseJson(r.out);
+    const auto* list = doc.get("findings");
+    ASSERT_TRUE(list && list->isArray());
+    ASSERT_FALSE(list->items.empty());
+    const auto& f = list->items[0];
+    EXPECT_EQ(f.get("kind")->str, "cache.miss_after_first_step");
+    EXPECT_EQ(f.get("severity")->str, "error");
+    EXPECT_EQ(f.get("cost_ns")->str, "496000000000");
+    const auto& ev = f.get("evidence")->items.at(0);
+    EXPECT_EQ(ev.get("table")->str, "cache_lookups");
+    EXPECT_EQ(ev.get("row_id")->str, "3");
+}
+
+TEST(Findings, NoCacheLookupsNoCacheFindings) {
+    cs::test::TempDir dir;
+    auto path = dir.file("empty.cstrace");
+    {
+        cs::trace::TraceWriter w(path);
+        w.addSession({.startNs = 0});
+        w.finalize();
+    }
+    auto r = runCli({"findings", path});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "findings empty.cstrace: 0\n");
+}
