@@ -35,6 +35,9 @@ Command checkCommand();
 Command explainCommand();
 Command whatifCommand();
 Command findingsCommand();
+Command modulesCommand();
+Command measureCommand();
+Command compareCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

@@ -11,6 +11,9 @@ const std::vector<Command>& commands() {
         explainCommand(),
         whatifCommand(),
         findingsCommand(),
+        modulesCommand(),
+        measureCommand(),
+        compareCommand(),
     };
     return all;
 }

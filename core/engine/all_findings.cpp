@@ -1,4 +1,5 @@
 #include "all_findings.h"
+#include "warp_diagnosis.h"
 
 #include "cache_analysis.h"
 
@@ -12,6 +13,7 @@ std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
     // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...):
     //   append(analyseSomething(reader));
     append(analyseCacheFindings(reader));
+    append(warp::analyseWarpModules(reader));
     return all;
 }
 
