@@ -38,6 +38,7 @@ Command findingsCommand();
 Command modulesCommand();
 Command measureCommand();
 Command compareCommand();
+Command treesCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

@@ -14,6 +14,7 @@ const std::vector<Command>& commands() {
         modulesCommand(),
         measureCommand(),
         compareCommand(),
+        treesCommand(),
     };
     return all;
 }

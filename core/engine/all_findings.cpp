@@ -3,6 +3,8 @@
 
 #include "cache_analysis.h"
 
+#include "invalidation_findings.h"
+
 namespace cs::engine {
 
 std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
@@ -14,6 +16,7 @@ std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
     //   append(analyseSomething(reader));
     append(analyseCacheFindings(reader));
     append(warp::analyseWarpModules(reader));
+    append(analyseInvalidations(reader));
     return all;
 }
 

@@ -79,7 +79,8 @@ typedef enum cs_method_event {
 /* invalidation_items.list: which Julia list an item came from. */
 typedef enum cs_invalidation_list {
     CS_INVLIST_METHODS = 0, /* jl_debug_method_invalidation ("logmeths") */
-    CS_INVLIST_EDGES = 1    /* Base.StaticData edge validation, Julia >= 1.12 ("logedges") */
+    CS_INVLIST_EDGES = 1,   /* Base.StaticData edge validation, Julia >= 1.12 ("logedges") */
+    CS_INVLIST_PRINTED = 2  /* lines of SnoopCompile's printed invalidation_trees, in order */
 } cs_invalidation_list;
 
 /* invalidation_items.kind: the Julia type of a raw list item. */
@@ -94,7 +95,8 @@ typedef enum cs_invalidation_item_kind {
     CS_INVITEM_BINDING = 7,
     CS_INVITEM_VECTOR = 8, /* e.g. the matches of insert_backedges_callee */
     CS_INVITEM_NOTHING = 9,
-    CS_INVITEM_ELISION = 10 /* a printed "⋮": items the REPL did not show */
+    CS_INVITEM_ELISION = 10, /* a printed "⋮": items the REPL did not show */
+    CS_INVITEM_TREE_LINE = 11 /* one line of a printed invalidation tree (list CS_INVLIST_PRINTED) */
 } cs_invalidation_item_kind;
 
 /* cuda_programs.api */

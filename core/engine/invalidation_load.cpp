@@ -1,0 +1,116 @@
+#include "invalidation_load.h"
+
+#include "julia_signature.h"
+
+#include "core/trace/reader.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace cs::engine {
+
+namespace {
+std::string text(sqlite3_stmt* st, int col) {
+    auto p = sqlite3_column_text(st, col);
+    return p ? reinterpret_cast<const char*>(p) : std::string();
+}
+}  // namespace
+
+InvalidationInput readInvalidationInput(const trace::TraceReader& reader) {
+    InvalidationInput in;
+    in.juliaVersion = reader.meta("julia_version");
+    reader.query(
+        "SELECT i.list, i.kind, s.str FROM invalidation_items i LEFT JOIN strings s ON s.id = i.text_sid "
+        "ORDER BY i.session_id, i.list, i.ordinal",
+        [&](sqlite3_stmt* st) {
+            int list = sqlite3_column_int(st, 0);
+            RawInvalidationItem item{sqlite3_column_int(st, 1), text(st, 2)};
+            if (list == CS_INVLIST_METHODS) in.methodsList.push_back(std::move(item));
+            else if (list == CS_INVLIST_EDGES) in.edgesList.push_back(std::move(item));
+            else if (list == CS_INVLIST_PRINTED) in.printedTreeLines.push_back(std::move(item.text));
+        });
+    // The collector records, for each invalidated instance, the Method it specializes.
+    reader.query(
+        "SELECT sig.str, m.str FROM methods x JOIN strings sig ON sig.id = x.signature_sid "
+        "JOIN strings m ON m.id = x.method_sid WHERE sig.str LIKE 'MethodInstance for %'",
+        [&](sqlite3_stmt* st) { in.methodOfInstance.emplace_back(text(st, 0), text(st, 1)); });
+    return in;
+}
+
+std::vector<RecompileTiming> readRecompileTimings(const trace::TraceReader& reader) {
+    std::vector<RecompileTiming> out;
+    // --trace-compile statements marked "# recompile" (span arg recompile=1).
+    reader.query(
+        "SELECT s.id, n.str, s.dur_ns FROM spans s JOIN strings n ON n.id = s.name_sid "
+        "JOIN span_args a ON a.span_id = s.id JOIN strings k ON k.id = a.key_sid "
+        "WHERE s.category = " + std::to_string(CS_CAT_COMPILE) + " AND k.str = 'recompile' AND a.value = 1 "
+        "AND s.dur_ns IS NOT NULL ORDER BY s.id",
+        [&](sqlite3_stmt* st) {
+            out.push_back({text(st, 1), false, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 0)});
+        });
+    // @time_imports `__init__` rows: their recompile share (span arg recompile_ns).
+    reader.query(
+        "SELECT s.id, n.str, a.value FROM spans s JOIN strings n ON n.id = s.name_sid "
+        "JOIN span_args a ON a.span_id = s.id JOIN strings k ON k.id = a.key_sid "
+        "WHERE s.category = " + std::to_string(CS_CAT_INIT) + " AND k.str = 'recompile_ns' ORDER BY s.id",
+        [&](sqlite3_stmt* st) {
+            out.push_back({text(st, 1), true, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 0)});
+        });
+    return out;
+}
+
+void joinRecompileCosts(InvalidationForest& forest, const std::vector<RecompileTiming>& timings) {
+    struct Measure {
+        std::string qualifier;
+        std::int64_t statementsNs = 0;  // sum of "# recompile" statements
+        std::int64_t initNs = 0;        // largest init-span recompile share
+    };
+    std::unordered_map<std::string, std::vector<Measure>> byKey;
+    for (const auto& t : timings) {
+        std::string q;
+        std::string key = t.isCallForm ? methodInstanceKey(t.text, &q) : precompileSignatureKey(t.text, &q);
+        if (key.empty()) continue;
+        auto& list = byKey[key];
+        auto it = std::find_if(list.begin(), list.end(), [&](const Measure& m) { return m.qualifier == q; });
+        if (it == list.end()) {
+            list.push_back({q, 0, 0});
+            it = list.end() - 1;
+        }
+        if (t.isCallForm) it->initNs = std::max(it->initNs, t.ns);
+        else it->statementsNs += t.ns;
+    }
+    forest.costJoined = !timings.empty();
+    if (byKey.empty()) {
+        finishForest(forest);
+        return;
+    }
+    std::unordered_map<std::string, std::int64_t> memo;  // one instance often appears in many trees
+    for (auto& n : forest.nodes) {
+        if (n.isDummy()) continue;
+        auto m = memo.find(n.mi);
+        if (m != memo.end()) {
+            n.recompileNs = m->second;
+            continue;
+        }
+        std::string q;
+        std::string key = methodInstanceKey(n.mi, &q);
+        std::int64_t ns = 0;
+        auto it = byKey.find(key);
+        if (it != byKey.end())
+            for (const auto& meas : it->second)
+                if (qualifiersAgree(q, meas.qualifier)) ns = std::max(ns, std::max(meas.statementsNs, meas.initNs));
+        memo.emplace(n.mi, ns);
+        n.recompileNs = ns;
+    }
+    finishForest(forest);
+}
+
+std::shared_ptr<const InvalidationForest> loadInvalidationTrees(const trace::TraceReader& reader) {
+    auto forest = std::make_shared<InvalidationForest>(buildInvalidationTrees(readInvalidationInput(reader)));
+    joinRecompileCosts(*forest, readRecompileTimings(reader));
+    return forest;
+}
+
+}  // namespace cs::engine

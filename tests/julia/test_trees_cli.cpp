@@ -1,0 +1,104 @@
+// `compilescope trees`: the Enzyme case end to end (golden), the line-for-line re-print of an
+// imported printed tree, the options, and the findings the trees produce.
+#include "julia_test_util.h"
+
+#include "core/engine/all_findings.h"
+#include "core/ingest/text_util.h"
+
+using namespace cs::test;
+
+namespace {
+std::string withoutAnsiAndTrailingSpace(const std::string& s) {
+    std::string out;
+    std::istringstream in(s);
+    std::string line;
+    while (std::getline(in, line)) {
+        auto clean = cs::ingest::stripAnsi(line);
+        while (!clean.empty() && (clean.back() == ' ' || clean.back() == '\r')) clean.pop_back();
+        out += clean + "\n";
+    }
+    return out;
+}
+}  // namespace
+
+TEST(TreesCli, EnzymeCaseShowTypeInsertionIsTheRootReachesInitAndCarriesTheRecompileMs) {
+    TempDir dir;
+    auto t = importInto(dir, {juliaFixture("enzyme_collector.txt")});
+    auto res = runCli({"trees", t, "--nodes"});
+    ASSERT_EQ(res.status, 0) << res.err;
+    EXPECT_EQ(res.err, "");
+    expectGolden(res.out, "enzyme_trees.expected.txt");
+    auto path = runCli({"trees", t, "--path", "Enzyme.__init__"});
+    ASSERT_EQ(path.status, 0) << path.err;
+    expectGolden(path.out, "enzyme_path.expected.txt");
+}
+
+TEST(TreesCli, EnzymeCaseFromRawPasteAndJuliaTimingFilesInOneTrace) {
+    // The same story without the collector: a raw 1.11 list, --trace-compile-timing and
+    // @time_imports output imported together; the cost comes from the timing files.
+    TempDir dir;
+    auto timing = dir.file("load.txt");
+    writeFile(timing,
+              "#=   42.0 ms =# precompile(Tuple{typeof(Pkg2.report), Array{DataType, 1}}) # recompile\n"
+              "               ┌ 900.0 ms Pkg2.__init__() 90.00% compilation time (50% recompilation)\n"
+              "    950.0 ms  Pkg2 88.00% compilation time (50% recompilation)\n");
+    auto t = importInto(dir, {juliaFixture("raw_1_11_edges_in_methods.txt"), timing});
+    auto f = treesOf(t);
+    ASSERT_EQ(f->trees.size(), 1u);
+    EXPECT_EQ(f->trees[0].recompileNs, 42'000'000);
+    EXPECT_EQ(f->trees[0].recompiledInstances, 1);
+    auto res = runCli({"trees", t});
+    EXPECT_NE(res.out.find("   recompiled: 42.0 ms in 1 of 3 invalidated MethodInstances\n"), std::string::npos) << res.out;
+}
+
+TEST(TreesCli, ImportedPrintedTreesReprintLineForLine) {
+    TempDir dir;
+    for (const char* name : {"printed_trees.txt"}) {
+        auto t = importInto(dir, {juliaFixture(name)});
+        auto res = runCli({"trees", t});
+        ASSERT_EQ(res.status, 0) << res.err;
+        auto input = withoutAnsiAndTrailingSpace(readFile(juliaFixture(name)));
+        input = input.substr(input.find('\n') + 1);  // the julia> prompt is not part of the trees
+        EXPECT_EQ(withoutAnsiAndTrailingSpace(res.out), input);
+    }
+}
+
+TEST(TreesCli, ModuleAndMinChildrenFilterAndBadOptionsAreUsageErrors) {
+    TempDir dir;
+    auto t = importInto(dir, {juliaFixture("printed_trees.txt")});
+    auto mine = runCli({"trees", t, "--module", "MyRanges"});
+    ASSERT_EQ(mine.status, 0);
+    EXPECT_EQ(mine.out.substr(0, mine.out.find('\n')), "1-element Vector{SnoopCompile.MethodInvalidations}:");
+    EXPECT_NE(mine.out.find("iterate(r::MyRange, state)"), std::string::npos);
+    auto big = runCli({"trees", t, "--min-children", "14"});
+    EXPECT_EQ(big.out.substr(0, big.out.find('\n')), "2-element Vector{SnoopCompile.MethodInvalidations}:");
+    EXPECT_EQ(runCli({"trees", t, "--min-children", "-3"}).status, 2);
+    EXPECT_EQ(runCli({"trees", t, "--bogus"}).status, 2);
+    EXPECT_EQ(runCli({"trees"}).status, 2);
+    EXPECT_EQ(runCli({"trees", dir.file("missing.cstrace")}).status, 2);
+}
+
+TEST(TreesCli, UnreadablePartsAreNotedOnStderrNotInTheTrees) {
+    TempDir dir;
+    auto t = importInto(dir, {juliaFixture("printed_orphans.txt")});
+    auto res = runCli({"trees", t});
+    ASSERT_EQ(res.status, 0);
+    EXPECT_NE(res.err.find("note: printed trees elided with ⋮"), std::string::npos) << res.err;
+    EXPECT_EQ(res.out.find("note:"), std::string::npos);
+}
+
+TEST(InvalidationFindings, EnzymeRootIsACostedWarningWithAFix) {
+    TempDir dir;
+    auto t = importInto(dir, {juliaFixture("enzyme_collector.txt")});
+    auto reader = cs::trace::TraceReader::open(t);
+    auto findings = cs::engine::collectFindings(*reader);
+    ASSERT_FALSE(findings.empty());
+    const auto& f = findings[0];
+    EXPECT_EQ(f.kind, "julia.invalidation_tree");
+    EXPECT_EQ(f.severity, cs::engine::Severity::Warning);
+    EXPECT_EQ(f.title, "inserting show(io::IO, ::Type{T}) where T<:Tracker.TrackedReal invalidated 7 MethodInstances "
+                       "costing 20763.9 ms of recompilation");
+    ASSERT_TRUE(f.costNs.has_value());
+    EXPECT_EQ(*f.costNs, 20'763'947'800);
+    EXPECT_NE(f.fix.find("show(::IO, ::Type{T})"), std::string::npos);
+}
