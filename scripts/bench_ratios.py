@@ -7,6 +7,10 @@ For every benchmark: its rate (the `lookups_per_s` / any `*_per_s` rate counter,
 its limit (the `limit_per_s` counter, when the benchmark states one) and figure / limit. With
 --baseline NAME, also the ratio of every other benchmark's rate to that benchmark's rate, measured in
 the same run (e.g. the replay beside a plain hash-map loop over the same keys).
+
+Upper limits (times, bytes): a counter `limit_X` beside a counter `X` (e.g. `p95_ms` and
+`limit_p95_ms`, `bytes_per_event` and `limit_bytes_per_event`) is printed as X / limit / ratio, where
+a ratio above 1 fails.
 """
 import json
 import sys
@@ -58,6 +62,14 @@ def main(argv):
         if base_rate:
             line += f"   {r / base_rate:6.2f}x"
         print(line)
+    for b in benches:
+        for key, limit in b.items():
+            if not key.startswith("limit_") or key == "limit_per_s" or key[6:] not in b:
+                continue
+            figure = float(b[key[6:]])
+            ratio = figure / float(limit) if limit else float("inf")
+            failed = failed or ratio > 1
+            print(f"{b['name'] + ' ' + key[6:]:48} {figure:14.3f} {float(limit):14.3f} {ratio:8.2f}")
     return 1 if failed else 0
 
 

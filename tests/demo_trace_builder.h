@@ -24,6 +24,7 @@ constexpr std::int64_t kJuliaCompileNs = 3 * kS + 500 * kMs + 1 * kS;
 constexpr int kJuliaSteps = 5;
 constexpr int kLookups = 7;
 constexpr int kMisses = 3;
+constexpr int kInvalidationChildren = 5;  // descendants of the one invalidation tree's root
 // Warp session, lifetime [0, 5) s: warp.sim compiled [0.5, 1.5) s and [2.0, 3.0) s, kernels cached.
 constexpr std::int64_t kWarpCompileNs = 2 * kS;
 constexpr int kModuleLoads = 3;
@@ -63,6 +64,22 @@ inline void writeDemoTrace(const std::string& path) {
         w.addKeyComponent({.lookupId = id, .ordinal = 0, .name = w.intern("shape of arg 2"), .role = CS_ROLE_SHAPE,
                            .digest = w.intern(std::string("d-") + l.shape), .value = w.intern(l.shape)});
     }
+    // A Julia invalidation log (jl_debug_method_invalidation, as the collector stores it raw): one
+    // method insertion whose backedge root r() has callers c1 <- c11 <- c111 and c2 <- c21.
+    struct Item { int kind; const char* text; };
+    const Item items[] = {
+        {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for c1()"}, {CS_INVITEM_INT, "1"},
+        {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for c11()"}, {CS_INVITEM_INT, "2"},
+        {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for c111()"}, {CS_INVITEM_INT, "3"},
+        {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for c2()"}, {CS_INVITEM_INT, "1"},
+        {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for c21()"}, {CS_INVITEM_INT, "2"},
+        {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for r()"}, {CS_INVITEM_TAG, "\"jl_method_table_insert\""},
+        {CS_INVITEM_METHOD, "show(io::IO, ::Type{MyType}) @ MyPkg ~/MyPkg/src/show.jl:3"},
+        {CS_INVITEM_TAG, "\"jl_method_table_insert\""}};
+    std::int64_t ordinal = 0;
+    for (const Item& it : items)
+        w.addInvalidationItem({.sessionId = julia, .list = CS_INVLIST_METHODS, .ordinal = ordinal++, .kind = it.kind,
+                               .text = w.intern(it.text)});
     // --- Warp-like module loads ----------------------------------------------------------------------
     auto warp = w.addSession({.pid = 200, .runtime = w.intern("warp"), .startNs = 0, .endNs = 5 * kS});
     auto sim = w.intern("warp.sim");

@@ -3,7 +3,10 @@
 #include "app/models/text.h"
 #include "app/models/trace_loader.h"
 #include "app/plots/bar_chart.h"
+#include "app/widgets/cache_view.h"
 #include "app/widgets/findings_view.h"
+#include "app/widgets/invalidations_view.h"
+#include "app/widgets/modules_view.h"
 #include "app/widgets/overview_view.h"
 #include "app/widgets/search_view.h"
 #include "app/widgets/timeline_view.h"
@@ -38,6 +41,7 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_loader(new TraceLoader(this)), m_tabs(new QTabWidget(this)), m_overview(new OverviewView),
       m_timeline(new TimelineView), m_findings(new FindingsView), m_search(new SearchView),
+      m_cache(new CacheView), m_modules(new ModulesView), m_invalidations(new InvalidationsView),
       m_traceChooser(new QComboBox(this)), m_searchBox(new QLineEdit(this)), m_searchTimer(new QTimer(this)),
       m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_cancel(new QToolButton(this)) {
     setWindowTitle(QStringLiteral("CompileScope"));
@@ -45,6 +49,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_overview, QStringLiteral("Overview"));
     m_tabs->addTab(m_timeline, QStringLiteral("Timeline"));
     m_tabs->addTab(m_findings, QStringLiteral("Findings"));
+    m_tabs->addTab(m_cache, QStringLiteral("Cache"));
+    m_tabs->addTab(m_modules, QStringLiteral("Modules"));
+    m_tabs->addTab(m_invalidations, QStringLiteral("Invalidations"));
     m_tabs->addTab(m_search, QStringLiteral("Search"));
     setCentralWidget(m_tabs);
 
@@ -88,6 +95,10 @@ MainWindow::MainWindow(QWidget* parent)
         if (TraceDocument* d = doc(id)) d->timeline = std::move(t);
         refreshTimeline();
     });
+    connect(m_loader, &TraceLoader::analysesReady, this, [this](int id, AnalysesPtr a) {
+        if (TraceDocument* d = doc(id)) d->analyses = std::move(a);
+        refreshViews();
+    });
     connect(m_loader, &TraceLoader::findingsReady, this, &MainWindow::publishFindings);
     connect(m_loader, &TraceLoader::failed, this, [this](int id, const QString& message) {
         TraceDocument* d = doc(id);
@@ -115,13 +126,14 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_overview, &OverviewView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_findings, &FindingsView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_search, &SearchView::rowActivated, this, [this](const SearchRow& r) {
         TimelineSelection sel;
         sel.source = r.source;
         sel.lane = r.lane_index;
         sel.item = r.item;
         m_tabs->setCurrentWidget(m_timeline);
-        m_timeline->plot()->select(sel, true);
+        m_timeline->plot()->select(sel, m_timeline->followSelection());
     });
     buildMenus();
     resize(1280, 800);
@@ -196,6 +208,9 @@ void MainWindow::refreshViews() {
     const TraceDocument& d = m_docs[static_cast<std::size_t>(m_current)];
     m_overview->setDocument(d);
     m_findings->setFindings(d.findings);
+    m_cache->setDocument(d);
+    m_modules->setDocument(d);
+    m_invalidations->setDocument(d);
 }
 
 int MainWindow::timelineSourceOf(int docIndex) const {
@@ -243,6 +258,11 @@ void MainWindow::activateFinding(int index) {
     if (!d.findings || index < 0 || index >= static_cast<int>(d.findings->size())) return;
     const engine::Finding& f = (*d.findings)[static_cast<std::size_t>(index)];
     m_findings->showFinding(index);
+    // Its rows: the first evidence row a table view can show.
+    for (const engine::Evidence& e : f.evidence) {
+        if (e.table == "cache_lookups" && m_cache->showLookup(e.rowId)) break;
+        if (e.table == "module_loads" && m_modules->showLoad(e.rowId)) break;
+    }
     int source = timelineSourceOf(m_current);
     if (f.startNs && f.endNs && source >= 0) {
         m_tabs->setCurrentWidget(m_timeline);

@@ -20,7 +20,10 @@ class QAction;
 
 namespace cs::gui {
 
+class CacheView;
 class FindingsView;
+class InvalidationsView;
+class ModulesView;
 class OverviewView;
 class SearchView;
 class TimelineView;
@@ -45,13 +48,17 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     FindingsView* findings() const { return m_findings; }
     SearchView* search() const { return m_search; }
+    CacheView* cache() const { return m_cache; }
+    ModulesView* modules() const { return m_modules; }
+    InvalidationsView* invalidations() const { return m_invalidations; }
     QWidget* view(const QString& tabName) const;
     QLineEdit* searchBox() const { return m_searchBox; }
     QAction* reportAction() const { return m_reportAction; }
     QString statusText() const;
     // Findings of a document arrive here from the loader (tests hand in findings of their own).
     void publishFindings(int docId, FindingsPtr findings);
-    // Shows finding `index` of the current document: its rows and its timeline range.
+    // Shows finding `index` of the current document: its evidence rows (in the Cache or Modules
+    // view) and its timeline range.
     void activateFinding(int index);
 
 protected:
@@ -79,6 +86,9 @@ private:
     TimelineView* m_timeline;
     FindingsView* m_findings;
     SearchView* m_search;
+    CacheView* m_cache;
+    ModulesView* m_modules;
+    InvalidationsView* m_invalidations;
     QComboBox* m_traceChooser;
     QLineEdit* m_searchBox;
     QTimer* m_searchTimer;

@@ -5,7 +5,10 @@
 // lives as long as any view still shows it.
 #pragma once
 
+#include "core/engine/cache_analysis.h"
 #include "core/engine/compile_summary.h"
+#include "core/engine/invalidation_trees.h"
+#include "core/engine/warp_modules.h"
 #include "core/engine/finding.h"
 #include "core/engine/timeline_data.h"
 
@@ -21,6 +24,15 @@ using SummaryPtr = std::shared_ptr<const engine::CompileSummary>;
 using TimelinePtr = std::shared_ptr<const engine::TimelineData>;
 using FindingsPtr = std::shared_ptr<const std::vector<engine::Finding>>;
 
+// The engines' results: cache replay (issue 4), Warp module identities (issue 6), Julia
+// invalidation trees (issue 5). Each is null when the trace has no facts of that kind.
+struct Analyses {
+    std::shared_ptr<const engine::CacheAnalysis> cache;
+    std::shared_ptr<const engine::warp::ModuleReport> modules;
+    std::shared_ptr<const engine::InvalidationForest> invalidations;
+};
+using AnalysesPtr = std::shared_ptr<const Analyses>;
+
 struct TraceDocument {
     int id = 0;
     QString path;
@@ -28,6 +40,7 @@ struct TraceDocument {
     SummaryPtr summary;
     TimelinePtr timeline;
     FindingsPtr findings;
+    AnalysesPtr analyses;
     bool loading = true;
 };
 
@@ -36,3 +49,4 @@ struct TraceDocument {
 Q_DECLARE_METATYPE(cs::gui::SummaryPtr)
 Q_DECLARE_METATYPE(cs::gui::TimelinePtr)
 Q_DECLARE_METATYPE(cs::gui::FindingsPtr)
+Q_DECLARE_METATYPE(cs::gui::AnalysesPtr)

@@ -1,6 +1,7 @@
 #include "trace_loader.h"
 
 #include "core/engine/all_findings.h"
+#include "core/engine/invalidation_load.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 
@@ -12,6 +13,7 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<SummaryPtr>();
     qRegisterMetaType<TimelinePtr>();
     qRegisterMetaType<FindingsPtr>();
+    qRegisterMetaType<AnalysesPtr>();
 }
 
 TraceLoader::~TraceLoader() {
@@ -45,7 +47,7 @@ void TraceLoader::cancel(int docId) {
 }
 
 void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel) {
-    // Progress: summary 0-20 %, timeline 20-90 %, findings 90-100 %.
+    // Progress: summary 0-20 %, timeline 20-80 %, engines 80-90 %, findings 90-100 %.
     auto stageControl = [&](int from, int to) {
         engine::LoadControl c;
         c.cancel = cancel.get();
@@ -59,7 +61,15 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(
                                      engine::summarizeCompileTime(*reader, stageControl(0, 20))));
         emit timelineReady(docId, std::make_shared<const engine::TimelineData>(
-                                      engine::loadTimeline(*reader, stageControl(20, 90))));
+                                      engine::loadTimeline(*reader, stageControl(20, 80))));
+        emit progress(docId, 80, QStringLiteral("cache replay, modules, invalidation trees"));
+        auto analyses = std::make_shared<Analyses>();
+        if (reader->rowCount("cache_lookups") > 0) analyses->cache = engine::analyseCache(*reader);
+        if (reader->rowCount("module_loads") > 0)
+            analyses->modules = std::make_shared<const engine::warp::ModuleReport>(engine::warp::buildModuleReport(*reader));
+        if (reader->rowCount("invalidation_items") > 0) analyses->invalidations = engine::loadInvalidationTrees(*reader);
+        if (cancel->load()) throw engine::LoadCancelled();
+        emit analysesReady(docId, analyses);
         emit progress(docId, 90, QStringLiteral("findings"));
         auto findings = std::make_shared<const std::vector<engine::Finding>>(engine::collectFindings(*reader));
         if (cancel->load()) throw engine::LoadCancelled();

@@ -35,6 +35,7 @@ signals:
     void progress(int docId, int percent, const QString& stage);
     void summaryReady(int docId, cs::gui::SummaryPtr summary);
     void timelineReady(int docId, cs::gui::TimelinePtr timeline);
+    void analysesReady(int docId, cs::gui::AnalysesPtr analyses);
     void findingsReady(int docId, cs::gui::FindingsPtr findings);
     void failed(int docId, const QString& message);
     void finished(int docId, bool cancelled);

@@ -1,5 +1,7 @@
 #include "acceptance_verdict.h"
 
+#include "app/models/text.h"
+
 namespace cs::gui {
 
 QString acceptanceVerdictHtml(const TraceDocument& doc) {
@@ -7,8 +9,20 @@ QString acceptanceVerdictHtml(const TraceDocument& doc) {
     bool hasLookups = false;
     for (const auto& [table, n] : doc.summary->rowCounts) hasLookups |= table == "cache_lookups" && n > 0;
     if (!hasLookups) return QStringLiteral("<b>Acceptance:</b> no cache lookups recorded, nothing to judge.");
-    // Until the cache replay engine (issue 4) is merged, the verdict cannot be computed honestly.
-    return QStringLiteral("<b>Acceptance:</b> <i>not evaluated: this build has no cache replay engine yet.</i>");
+    if (!doc.analyses || !doc.analyses->cache) return QStringLiteral("<b>Acceptance:</b> <i>replaying the cache…</i>");
+    const engine::AcceptanceResult& a = doc.analyses->cache->acceptance;
+    QString counts = QStringLiteral("%1 lookups, %2 misses, %3 entries")
+                         .arg(doc.analyses->cache->facts.lookups.size())
+                         .arg(a.counts.misses)
+                         .arg(a.counts.entries);
+    QString expected = a.expected ? QStringLiteral("; expected programs %1 (%2)").arg(*a.expected).arg(qs(a.derived.basis).toHtmlEscaped())
+                                  : QStringLiteral("; program count not judged (%1)").arg(qs(a.derived.basis).toHtmlEscaped());
+    if (a.passed())
+        return QStringLiteral("<b>Acceptance: <span style='color:#2e7d32'>PASS</span></b> — %1%2.").arg(counts, expected);
+    QString html = QStringLiteral("<b>Acceptance: <span style='color:#c62828'>FAIL</span></b> — %1%2.").arg(counts, expected);
+    for (const engine::AcceptanceFailure& f : a.failures)
+        html += QStringLiteral("<br>&nbsp;&nbsp;✗ <b>%1</b>: %2").arg(qs(f.rule).toHtmlEscaped(), qs(f.reason).toHtmlEscaped());
+    return html;
 }
 
 }  // namespace cs::gui

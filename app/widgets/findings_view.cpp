@@ -37,6 +37,7 @@ void FindingsView::setFindings(FindingsPtr findings) {
                                             "activate it (Enter, double-click) to see it on the timeline.</p>")
                                  .arg(findings->size())
                            : QStringLiteral("<p>No findings: no analysis found a problem in this trace.</p>"));
+    if (findings && !findings->empty()) showFinding(0);  // the most severe first, explained
 }
 
 void FindingsView::showFinding(int index) {

@@ -4,7 +4,12 @@
 #include "app/gui/main_window.h"
 #include "app/models/trace_loader.h"
 #include "app/plots/timeline_plot.h"
+#include "app/plots/bar_chart.h"
+#include "app/widgets/cache_view.h"
+#include "app/widgets/filtered_table.h"
 #include "app/widgets/findings_view.h"
+#include "app/widgets/invalidations_view.h"
+#include "app/widgets/modules_view.h"
 #include "app/widgets/overview_view.h"
 #include "app/widgets/search_view.h"
 #include "app/widgets/timeline_view.h"
@@ -17,6 +22,8 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
 
 using namespace cs::gui;
 namespace demo = cs::test::demo;
@@ -174,4 +181,72 @@ TEST_F(MainWindowTest, ReportExportStaysDisabledUntilTheReportWriterExists) {
     ASSERT_NE(window->reportAction(), nullptr);
     EXPECT_FALSE(window->reportAction()->isEnabled());
     EXPECT_FALSE(window->reportAction()->toolTip().isEmpty());
+}
+
+TEST_F(MainWindowTest, CacheViewShowsLookupsMissCausesAndTheVerdict) {
+    open({path});
+    CacheView* c = window->cache();
+    CacheLookupModel* m = c->lookups();
+    ASSERT_EQ(m->rowCount(), demo::kLookups);
+    int misses = 0;
+    for (int r = 0; r < m->rowCount(); ++r) misses += m->index(r, 5).data().toString().startsWith(QStringLiteral("miss"));
+    EXPECT_EQ(misses, demo::kMisses);
+    // The gradient program recompiled at step 4: a late miss, and 3 programs where a train-only run expects 2.
+    EXPECT_TRUE(c->verdict().contains(QStringLiteral("FAIL"))) << c->verdict().toStdString();
+    EXPECT_TRUE(window->overview()->verdict().contains(QStringLiteral("FAIL")));
+    // Misses per step: 2 at step 1 (gradient, optimizer), 1 at step 4.
+    ASSERT_EQ(c->chart()->barCount(), 4);
+    EXPECT_EQ(c->chart()->value(0), 2.0);
+    EXPECT_EQ(c->chart()->value(3), 1.0);
+    ASSERT_TRUE(c->showLookup(6));  // cache_lookups.id 6: the step-4 miss
+    EXPECT_TRUE(c->details().contains(QStringLiteral("shape of arg 2: 128x64 -> 100x64"))) << c->details().toStdString();
+}
+
+TEST_F(MainWindowTest, ModulesViewShowsRepeatedHashesAndWhatDiffers) {
+    open({path});
+    ModulesModel* m = window->modules()->model();
+    ASSERT_EQ(m->rowCount(), 2);  // warp.sim, kernels
+    QModelIndex sim = m->index(0, 0);
+    EXPECT_EQ(sim.data().toString(), QStringLiteral("warp.sim"));
+    EXPECT_EQ(m->index(0, 1).data().toLongLong(), 2);  // identities
+    EXPECT_EQ(m->index(0, 2).data().toString(), QStringLiteral("aaaaaaa, bbbbbbb"));
+    EXPECT_EQ(m->index(0, 3).data().toString(), QStringLiteral("128, 256"));
+    EXPECT_EQ(m->index(0, 4).data().toInt(), 2);  // compiled
+    EXPECT_EQ(m->rowCount(sim), 2);
+    EXPECT_EQ(m->index(1, 5).data().toInt(), 1);  // kernels: cached once
+    EXPECT_GT(window->modules()->findingsModel()->rowCount(), 0);
+}
+
+TEST_F(MainWindowTest, InvalidationsViewShowsTreesWithChildrenAndPathToAMethod) {
+    open({path});
+    InvalidationsView* v = window->invalidations();
+    InvalidationsModel* m = v->model();
+    ASSERT_EQ(m->rowCount(), 1);
+    EXPECT_TRUE(m->index(0, 0).data().toString().startsWith(QStringLiteral("inserting show(io::IO"))) << m->index(0, 0).data().toString().toStdString();
+    EXPECT_EQ(m->index(0, 1).data().toLongLong(), demo::kInvalidationChildren);
+    EXPECT_TRUE(v->summary().startsWith(QStringLiteral("1 trees"))) << v->summary().toStdString();
+    ASSERT_TRUE(v->showPathTo(QStringLiteral("c111")));
+    QModelIndex current = v->table()->view()->currentIndex();
+    EXPECT_EQ(current.data().toString(), QStringLiteral("MethodInstance for c111()"));
+    EXPECT_TRUE(v->table()->view()->isExpanded(current.parent()));
+    v->table()->filter()->setText(QStringLiteral("c21"));  // search keeps the path to matches
+    EXPECT_EQ(v->table()->proxy()->rowCount(), 1);
+}
+
+TEST_F(MainWindowTest, EngineFindingJumpsToItsRowsAndTimelineRange) {
+    open({path});
+    const auto& findings = window->documents()[0].findings;
+    ASSERT_TRUE(findings && !findings->empty());
+    int warp = -1;
+    for (std::size_t i = 0; i < findings->size(); ++i)
+        if ((*findings)[i].kind.rfind("warp.", 0) == 0 && (*findings)[i].startNs && warp < 0) warp = static_cast<int>(i);
+    ASSERT_GE(warp, 0) << "no Warp finding with a time range for the two hashes of warp.sim";
+    const cs::engine::Finding& f = (*findings)[static_cast<std::size_t>(warp)];
+    window->activateFinding(warp);
+    auto [a, b] = plot()->visibleRangeNs();
+    EXPECT_LE(a, *f.startNs);
+    EXPECT_GE(b, *f.endNs);
+    EXPECT_LT(b - a, 2 * (*f.endNs - *f.startNs) + 1);
+    QModelIndex row = window->modules()->table()->view()->currentIndex();
+    EXPECT_TRUE(row.data().toString().startsWith(QStringLiteral("hash "))) << row.data().toString().toStdString();
 }

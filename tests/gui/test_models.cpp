@@ -2,7 +2,11 @@
 // through the sort/filter proxies the views use.
 #include "gui_test_util.h"
 
+#include "app/models/cache_models.h"
 #include "app/models/findings_model.h"
+#include "app/models/invalidation_models.h"
+#include "app/models/module_models.h"
+#include "core/engine/invalidation_load.h"
 #include "app/models/search_model.h"
 #include "app/models/summary_models.h"
 #include "core/trace/reader.h"
@@ -106,4 +110,31 @@ TEST(GuiModels, SearchModelOverAllTraces) {
     EXPECT_EQ(m->index(0, 5).data().toString(), QStringLiteral("a"));
     EXPECT_EQ(m->index(3, 5).data().toString(), QStringLiteral("b"));
     delete m;
+}
+
+TEST(GuiModels, EngineModelsCacheModulesInvalidations) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    auto cache = cs::engine::analyseCache(*reader);
+    CacheLookupModel* lookups = makeCacheLookupModel(nullptr);
+    checkThroughProxy(lookups, [&] { lookups->setRows(cacheLookupRows(cache)); });
+    EXPECT_EQ(lookups->rowCount(), demo::kLookups);
+    CacheIssueModel* issues = makeCacheIssueModel(nullptr);
+    checkThroughProxy(issues, [&] { issues->setRows(cacheIssueRows(*cache)); });
+
+    auto report = std::make_shared<const cs::engine::warp::ModuleReport>(cs::engine::warp::buildModuleReport(*reader));
+    ModulesModel* modules = makeModulesModel(nullptr);
+    checkThroughProxy(modules, [&] { modules->setTree(buildModuleTree(report)); });
+    EXPECT_EQ(modules->rowCount(), 2);
+
+    auto forest = cs::engine::loadInvalidationTrees(*reader);
+    InvalidationsModel* inv = makeInvalidationsModel(nullptr);
+    checkThroughProxy(inv, [&] { inv->setTree(buildInvalidationTree(forest)); });
+    ASSERT_EQ(inv->rowCount(), 1);
+    EXPECT_EQ(inv->rowCount(inv->index(0, 0)), 1);  // one backedge under the inserted method
+    delete lookups;
+    delete issues;
+    delete modules;
+    delete inv;
 }
