@@ -1,7 +1,5 @@
 #include "acceptance.h"
 
-#include "core/util/units.h"
-
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -91,6 +89,8 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
         if (miss) ++s.misses;
         auto key = std::make_tuple(l.sessionId, l.handle, l.program);
         auto [fs, firstUse] = firstStep.emplace(key, *l.step);
+        // The ragged split (seed 000): a :device metric program built a second time, in the same
+        // validation pass, at a key that differs only in shape, is the remainder batch: expected once.
         if (miss && kindOf(facts.str(l.program)) == ProgramKind::Metric) {
             const auto* m = missAt[i];
             bool shapeOnly = m && m->cause == MissCause::KeyMoved && !m->changes.empty() &&
@@ -144,7 +144,13 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
         r.expectedFromOption = true;
     }
 
-    // Rule 1: misses == entries. A miss that left no live entry is a program compiled twice.
+    // Nothing recorded is not a pass: a CI gate must not turn green because the collector was off.
+    if (facts.lookups.empty())
+        r.failures.push_back({"the trace records cache lookups",
+                              "no cache lookups recorded: nothing to judge (was the collector enabled?)"});
+    // Rule 1: misses == entries. A miss that left no live entry is a program compiled twice. In a
+    // replay the only way an entry leaves the cache is the closure guard, so each poisoned entry is
+    // named with the redefinition that caused it and the compile that replaced it.
     if (r.counts.misses != r.counts.entries) {
         std::string why;
         for (const auto& e : replay.entries) {
@@ -192,7 +198,9 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
     for (const auto& c : replay.counterChecks) {
         if (c.agrees) continue;
         r.failures.push_back({"cache_stats() agrees with the replay",
-                              "snapshot at " + util::formatDuration(facts.counters[c.snapshot].tsNs) + ": " + c.detail});
+                              "snapshot " + (c.afterLookup ? "after lookup #" + std::to_string(facts.lookups[*c.afterLookup].id)
+                                                : std::string("before any lookup")) +
+                                  ": " + c.detail});
     }
     return r;
 }

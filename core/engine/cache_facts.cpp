@@ -19,32 +19,32 @@ std::optional<std::int64_t> optInt(sqlite3_stmt* st, int i) {
 
 const std::string& CacheFacts::str(Sid id) const {
     static const std::string empty;
-    if (id <= 0 || static_cast<size_t>(id) >= strings.size()) return empty;
-    return strings[static_cast<size_t>(id)];
+    auto it = strings.find(id);
+    return it == strings.end() ? empty : it->second;
 }
 
 Sid CacheFacts::find(const std::string& s) const {
-    for (size_t i = 1; i < strings.size(); ++i)
-        if (strings[i] == s) return static_cast<Sid>(i);
-    return 0;
+    Sid best = 0;  // the smallest id holding `s`, so the answer does not depend on hash order
+    for (const auto& [id, text] : strings)
+        if (text == s && (!best || id < best)) best = id;
+    return best;
 }
 
 Sid CacheFacts::intern(const std::string& s) {
-    if (strings.empty()) strings.emplace_back();
     if (Sid id = find(s)) return id;
-    strings.push_back(s);
-    return static_cast<Sid>(strings.size() - 1);
+    Sid next = 1;
+    for (const auto& [id, text] : strings) next = std::max(next, id + 1);
+    strings.emplace(next, s);
+    return next;
 }
 
 CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
     CacheFacts facts;
-    facts.strings.emplace_back();
     reader.query("SELECT id, str FROM strings ORDER BY id", [&](sqlite3_stmt* st) {
         auto id = sqlite3_column_int64(st, 0);
-        if (id <= 0 || id > (std::int64_t{1} << 31)) return;  // ids are the writer's, 1..n
-        if (static_cast<size_t>(id) >= facts.strings.size()) facts.strings.resize(static_cast<size_t>(id) + 1);
+        if (id <= 0) return;  // 0 means "no string"
         auto* text = sqlite3_column_text(st, 1);
-        facts.strings[static_cast<size_t>(id)] = text ? reinterpret_cast<const char*>(text) : "";
+        facts.strings[id] = text ? reinterpret_cast<const char*>(text) : "";
     });
 
     std::unordered_map<std::int64_t, size_t> byId;
@@ -59,7 +59,10 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
             l.cache = sqlite3_column_int64(st, 3);
             l.program = sqlite3_column_int64(st, 4);
             l.handle = sqlite3_column_int64(st, 5);
-            l.verdict = static_cast<int>(sqlite3_column_int64(st, 6));
+            auto verdict = sqlite3_column_int64(st, 6);
+            // A code this format does not define says nothing about the runtime's verdict.
+            l.verdict = verdict == CS_VERDICT_HIT || verdict == CS_VERDICT_MISS ? static_cast<int>(verdict)
+                                                                                 : CS_VERDICT_UNKNOWN;
             l.compileNs = optInt(st, 7);
             l.fingerprint = sqlite3_column_int64(st, 8);
             l.step = optInt(st, 9);
@@ -100,6 +103,8 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
         "SELECT id, session_id, ts_ns, event, method_sid, world FROM methods "
         "ORDER BY session_id, ts_ns IS NOT NULL, ts_ns, id",
         [&](sqlite3_stmt* st) {
+            auto event = sqlite3_column_int64(st, 3);
+            if (event != CS_METHOD_DEFINE && event != CS_METHOD_REDEFINE && event != CS_METHOD_DELETE) return;
             facts.methods.push_back({.id = sqlite3_column_int64(st, 0), .sessionId = sqlite3_column_int64(st, 1),
                                      .tsNs = optInt(st, 2), .event = static_cast<int>(sqlite3_column_int64(st, 3)),
                                      .method = sqlite3_column_int64(st, 4), .world = optInt(st, 5)});

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace cs::trace {
@@ -76,7 +77,7 @@ public:
     std::vector<Lookup> lookups{};   // ordered by (session, ts, id)
     std::vector<MethodEvent> methods{};  // ordered by (session, ts, id); NULL ts first
     std::vector<CounterSnapshot> counters{};  // ordered by (session, ts)
-    std::vector<std::string> strings{};  // index = Sid; strings[0] = ""
+    std::unordered_map<Sid, std::string> strings{};  // a map: ids come from an untrusted file
 
     const std::string& str(Sid id) const;
     // Interns `s` (used by tests, the benchmark and what-if); returns its id.

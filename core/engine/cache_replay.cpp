@@ -72,6 +72,7 @@ struct SessionCache {
     std::unordered_map<std::uint64_t, std::int32_t> memo;  // (handle, key) -> entry
     ClosureGuard guard;
     ReplayCounts counts;
+    std::optional<size_t> lastLookup;  // names a counters snapshot by position, not by clock
 };
 
 class Replayer {
@@ -101,6 +102,7 @@ public:
                     checkCounters(c, cache);
                 if (cache.guard.scanDue()) scan(cache, i);
                 lookup(cache, i);
+                cache.lastLookup = i;
             }
             for (; c < m_facts.counters.size() && m_facts.counters[c].sessionId == session; ++c) checkCounters(c, cache);
             m_result.perSession[session] = cache.counts;
@@ -115,6 +117,9 @@ public:
     }
 
 private:
+    // The key tuple as interned ids: cache, program, then (name, digest) of every in-key component in
+    // recorded order. Order matters as in a Julia tuple; names make two components with equal
+    // digests in different roles distinct.
     std::uint32_t keyOf(const Lookup& l) {
         m_buffer.clear();
         m_buffer.push_back(l.cache);
@@ -127,6 +132,10 @@ private:
         return m_keys.intern(m_buffer);
     }
 
+    // One lookup, in the runtime's order: the handle's own memo first (ReactantNitro's
+    // compile_cached: "a handle that holds its programs never re-looks-up"), then the module-level
+    // cache, else a compile that creates the entry. A memo hit on a poisoned entry is the stale
+    // program seed 000 describes; the runtime counts it as a hit, and so does the replay.
     void lookup(SessionCache& cache, size_t i) {
         const auto& l = m_facts.lookups[i];
         auto& out = m_result.outcomes[i];
@@ -160,6 +169,7 @@ private:
             cache.live[out.key] = out.entry;
         }
         if (l.handle) cache.memo.emplace(memoKey, out.entry);
+        // The replay follows its own verdicts, so one disagreement does not cascade into the next.
         int replayVerdict = out.hit ? CS_VERDICT_HIT : CS_VERDICT_MISS;
         if (l.verdict != CS_VERDICT_UNKNOWN && l.verdict != replayVerdict) {
             out.disagrees = true;
@@ -214,9 +224,11 @@ private:
             if (std::find(it->methods.begin(), it->methods.end(), name) == it->methods.end()) it->methods.push_back(name);
     }
 
+    // cache_stats() is cumulative since cache_reset!(), and entries counts live entries only (the
+    // guard deletes poisoned ones), so the replay's counts at the same instant must equal it.
     void checkCounters(size_t c, const SessionCache& cache) {
         const auto& snap = m_facts.counters[c];
-        CounterCheck check{.snapshot = c, .replay = cache.counts};
+        CounterCheck check{.snapshot = c, .afterLookup = cache.lastLookup, .replay = cache.counts};
         auto compare = [&](const char* name, const std::optional<std::int64_t>& runtime, std::int64_t replay) {
             if (!runtime || *runtime == replay) return;
             check.agrees = false;

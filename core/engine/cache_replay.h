@@ -71,6 +71,7 @@ struct ReplayCounts {
 // The runtime's cache_stats() snapshot against the replay at the same instant.
 struct CounterCheck {
     size_t snapshot = 0;  // index into CacheFacts::counters
+    std::optional<size_t> afterLookup{};  // the last lookup of the session before the snapshot
     ReplayCounts replay{};
     bool agrees = true;
     std::string detail{};  // e.g. "misses: runtime 4, replay 3"

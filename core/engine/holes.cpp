@@ -29,7 +29,8 @@ Holes findHoles(const CacheFacts& facts, const ReplayResult& replay) {
     }
     std::erase_if(holes.staleProgram, [](const StaleProgramHole& h) { return h.fingerprints.size() < 2; });
 
-    // Hole 2: one program and fingerprint compiled under several keys.
+    // Hole 2: one program and fingerprint compiled under several keys. A recompile under the same key
+    // (after poisoning) is the closure guard doing its job, not a key that is too fine.
     std::map<std::tuple<Sid, Sid, Sid>, size_t> byGraph;  // (cache, program, fingerprint)
     std::vector<std::vector<std::uint32_t>> keysOf;
     for (size_t i = 0; i < facts.lookups.size(); ++i) {

@@ -10,6 +10,7 @@
 
 #include "cache_facts.h"
 #include "cache_replay.h"
+#include "finding.h"
 
 #include <string>
 #include <vector>
@@ -22,9 +23,17 @@ struct RankTrace {
     const ReplayResult* replay = nullptr;
 };
 
+// A compile on one rank: the evidence of a divergence.
+struct RankCompile {
+    std::string rank{};
+    std::int64_t lookupId = 0;  // cache_lookups.id in that rank's trace
+    std::int64_t compileNs = 0;
+};
+
 struct RankProgramDivergence {
     std::string key{};  // "gradient(shape of arg 2=128x64, accum=1)"
     std::vector<std::string> compiledBy{}, notBy{};
+    std::vector<RankCompile> compiles{};  // first compile of the key on each rank that compiled it
 };
 
 struct RankStepDivergence {
@@ -41,6 +50,10 @@ struct RankDivergence {
 };
 
 RankDivergence compareRanks(const std::vector<RankTrace>& ranks);
+
+// One finding per divergent program ("cache.rank_divergence"): the ranks that paid a compile the
+// others did not. Evidence rows belong to the trace named in each note.
+std::vector<Finding> rankDivergenceFindings(const RankDivergence& d);
 
 // The in-key components of a lookup as text, for comparing keys across traces.
 std::string keyText(const CacheFacts& facts, const Lookup& l);

@@ -24,10 +24,13 @@ WhatIfResult whatIf(const CacheFacts& facts, const ReplayResult& baseline, const
             ++n;
         }
     }
+    // A name that matches nothing is almost always a typo; the CLI refuses it rather than report
+    // "0 saved" for a component the trace never had.
     for (const auto* names : {&rule.exclude, &rule.include})
         for (const auto& n : *names)
             if (!seen.count(n)) r.unknownNames.push_back(n);
 
+    // Compare verdicts lookup by lookup: the flips are the compiles the changed rule saves or adds.
     for (size_t i = 0; i < facts.lookups.size(); ++i) {
         const auto& l = facts.lookups[i];
         bool before = baseline.outcomes[i].hit, after = changed.outcomes[i].hit;

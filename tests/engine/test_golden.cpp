@@ -41,11 +41,39 @@ void replaceAll(std::string& s, const std::string& from, const std::string& to) 
     for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
 }
 
+// A live collector stamps events with CLOCK_MONOTONIC, not the builder's clock from 0: this sink
+// shifts every timestamp by a large offset, so the goldens are shown not to depend on absolute time.
+class ShiftedClockSink final : public cs::test::TraceSink {
+public:
+    explicit ShiftedClockSink(const std::string& path) : m_inner(cs::test::makeWriterSink(path)) {}
+    static constexpr std::int64_t kShift = 987654321000000;
+    std::int64_t beginSession(const std::string& r, std::int64_t t) override { return m_inner->beginSession(r, t + kShift); }
+    void endSession(std::int64_t s, std::int64_t t) override { m_inner->endSession(s, t + kShift); }
+    void step(std::int64_t s, std::int64_t t, std::int64_t n, const std::string& l) override { m_inner->step(s, t + kShift, n, l); }
+    std::int64_t lookup(const cs::test::SinkLookup& l) override {
+        auto shifted = l;
+        shifted.tsNs += kShift;
+        return m_inner->lookup(shifted);
+    }
+    void closure(std::int64_t id, const std::string& m, std::optional<std::int64_t> w) override { m_inner->closure(id, m, w); }
+    void method(std::int64_t s, std::int64_t t, int e, const std::string& n, std::optional<std::int64_t> w) override {
+        m_inner->method(s, t + kShift, e, n, w);
+    }
+    void counter(std::int64_t s, std::int64_t t, const std::string& sc, const std::string& n, std::int64_t v) override {
+        m_inner->counter(s, t + kShift, sc, n, v);
+    }
+    void finish() override { m_inner->finish(); }
+
+private:
+    std::unique_ptr<cs::test::TraceSink> m_inner;
+};
+
 // Runs every `run:` line of a scenario and returns the transcript; trace paths print as file names.
-std::string transcript(const std::string& name) {
+std::string transcript(const std::string& name, const cs::test::SinkFactory& sink = cs::test::makeWriterSink) {
     cs::test::TempDir dir;
     auto scn = engineDir() / "scenarios" / (name + ".scn");
-    auto built = cs::test::buildScenario(cs::test::readFile(scn.string()), "scenarios/" + name + ".scn", dir.path().string());
+    auto built = cs::test::buildScenario(cs::test::readFile(scn.string()), "scenarios/" + name + ".scn",
+                                         dir.path().string(), sink);
     std::string text;
     for (const auto& run : built.runs) {
         auto args = splitArgs(run);
@@ -88,6 +116,12 @@ TEST_P(Golden, MatchesExpected) {
     int rc = std::system(cmd.c_str());
     (void)rc;
     ADD_FAILURE() << name << ": output differs from " << expectedPath << " (diff above; wrote " << actualPath << ")";
+}
+
+TEST_P(Golden, IndependentOfTheClock) {
+    const auto& name = GetParam();
+    auto shifted = transcript(name, [](const std::string& p) { return std::make_unique<ShiftedClockSink>(p); });
+    EXPECT_EQ(shifted, transcript(name)) << name << ": output depends on absolute timestamps";
 }
 
 INSTANTIATE_TEST_SUITE_P(Seed000, Golden, ::testing::ValuesIn(scenarioNames()),

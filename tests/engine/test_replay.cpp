@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
 #include <filesystem>
 
 using cs::test::runCli;
@@ -25,6 +27,15 @@ std::string build(const cs::test::TempDir& dir, const std::string& text, const s
     auto d = dir.path() / sub;
     std::filesystem::create_directories(d);
     return cs::test::buildScenario(text, sub + ".scn", d.string()).tracePaths.at(0);
+}
+
+// A trace with one session and no cache facts at all.
+std::string emptyTrace(const cs::test::TempDir& dir, const std::string& name) {
+    auto path = dir.file(name);
+    cs::trace::TraceWriter w(path);
+    w.addSession({.startNs = 0});
+    w.finalize();
+    return path;
 }
 
 std::shared_ptr<const cs::engine::CacheAnalysis> analyse(const std::string& path) {
@@ -276,13 +287,68 @@ TEST(Findings, JsonCarriesKindEvidenceAndCost) {
 
 TEST(Findings, NoCacheLookupsNoCacheFindings) {
     cs::test::TempDir dir;
-    auto path = dir.file("empty.cstrace");
-    {
-        cs::trace::TraceWriter w(path);
-        w.addSession({.startNs = 0});
-        w.finalize();
-    }
-    auto r = runCli({"findings", path});
+    auto r = runCli({"findings", emptyTrace(dir, "empty.cstrace")});
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out, "findings empty.cstrace: 0\n");
+}
+
+TEST(CacheFacts, HostileCodesAndIdsAreHarmless) {
+    cs::test::TempDir dir;
+    auto path = build(dir, kTrainOnly);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    // A string id near INT64_MAX, a verdict code no format version defines, a method event likewise.
+    const char* sql =
+        "UPDATE key_components SET value_sid = 9000000000000000000, digest_sid = 9000000000000000000 "
+        "WHERE lookup_id = 3 AND ordinal = 0;"
+        "INSERT INTO strings VALUES (9000000000000000000, '256x64');"
+        "UPDATE cache_lookups SET verdict = 7 WHERE id = 4;"
+        "INSERT INTO methods (session_id, event, method_sid, world) VALUES (1, 42, 1, 5);";
+    char* err = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_close(db);
+    auto a = analyse(path);
+    EXPECT_EQ(a->facts.lookups[3].verdict, CS_VERDICT_UNKNOWN);
+    EXPECT_TRUE(a->facts.methods.empty());
+    ASSERT_EQ(a->attribution.misses.size(), 3u);
+    EXPECT_EQ(a->attribution.misses[2].reason, "shape of arg 2: 128x64 -> 256x64");
+    auto r = runCli({"check", path});
+    EXPECT_EQ(r.status, 1) << r.out;
+}
+
+TEST(RankDivergence, FindingNamesTheRankAndItsCompile) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, kTrainOnly, "r0"));
+    auto c = analyse(build(dir, kShapeChange, "r1"));
+    auto d = cs::engine::compareRanks({{"r0", &a->facts, &a->replay}, {"r1", &c->facts, &c->replay}});
+    auto findings = cs::engine::rankDivergenceFindings(d);
+    ASSERT_FALSE(findings.empty());
+    bool found = false;
+    for (const auto& f : findings)
+        if (f.title.find("shape of arg 2=100x64") != std::string::npos) {
+            found = true;
+            EXPECT_EQ(f.costNs, 496000000000);
+            ASSERT_EQ(f.evidence.size(), 1u);
+            EXPECT_EQ(f.evidence[0].rowId, 3);
+            EXPECT_EQ(f.evidence[0].note, "in r1");
+        }
+    EXPECT_TRUE(found);
+}
+
+TEST(Cli, HelpListsTheCacheCommands) {
+    auto r = runCli({"--help"});
+    ASSERT_EQ(r.status, 0);
+    for (auto c : {"check", "explain", "whatif", "findings"}) EXPECT_NE(r.out.find(c), std::string::npos) << c;
+    auto u = runCli({"explain"});
+    EXPECT_EQ(u.status, 2);
+    EXPECT_NE(u.err.find("expected exactly one TRACE argument"), std::string::npos);
+    EXPECT_EQ(runCli({"whatif", "t.cstrace"}).status, 2);  // no rule given
+    EXPECT_EQ(runCli({"findings", "--yaml", "t.cstrace"}).status, 2);
+}
+
+TEST(Check, ATraceWithoutLookupsDoesNotPass) {
+    cs::test::TempDir dir;
+    auto r = runCli({"check", emptyTrace(dir, "nothing.cstrace")});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("no cache lookups recorded"), std::string::npos) << r.out;
 }
