@@ -20,6 +20,9 @@ std::string shortMethod(const std::string& m) {
 }
 }  // namespace
 
+// Trees that invalidated nothing (only mt_cache entries) are not findings: dispatch-cache entries
+// cost no compilation. Severity is Warning from 100 ms of recompilation or 100 children - the
+// scale at which SnoopCompile's documentation calls a tree worth fixing.
 std::vector<Finding> invalidationFindings(const InvalidationForest& forest) {
     std::vector<const MethodInvalidations*> trees;
     for (const auto& t : forest.trees)
@@ -48,6 +51,25 @@ std::vector<Finding> invalidationFindings(const InvalidationForest& forest) {
                                      "__init__ recompilation)."
                                : " The trace has no compile timings, so the cost is unknown.");
         if (forest.costJoined && t->recompileNs > 0) f.costNs = t->recompileNs;
+        // Evidence: the recompile measurements of the costliest instances in the tree.
+        std::vector<const InvalidationNode*> measured;
+        std::vector<std::int32_t> walk;
+        for (const auto& e : t->mtBackedges) walk.push_back(e.root);
+        for (const auto& b : t->backedges) walk.push_back(b.root);
+        while (!walk.empty()) {
+            const auto& n = forest.nodes[static_cast<size_t>(walk.back())];
+            walk.pop_back();
+            if (n.recompileSpanId) measured.push_back(&n);
+            for (auto c : n.children) walk.push_back(c);
+        }
+        std::stable_sort(measured.begin(), measured.end(), [](auto* a, auto* b) { return a->recompileNs > b->recompileNs; });
+        for (size_t k = 0; k < measured.size() && f.evidence.size() < 5; ++k) {
+            bool dup = false;
+            for (const auto& e : f.evidence) dup = dup || e.rowId == measured[k]->recompileSpanId;
+            if (!dup)
+                f.evidence.push_back({"spans", measured[k]->recompileSpanId,
+                                      std::string(measured[k]->mi) + " recompiled, " + formatMs(measured[k]->recompileNs)});
+        }
         f.fix = t->reason == InvalidationReason::Deleting
                     ? "Avoid deleting or overwriting methods at load time (method overwriting during precompilation, "
                       "Base.delete_method); define the method once."

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 namespace cs::engine {
@@ -18,19 +19,26 @@ std::string text(sqlite3_stmt* st, int col) {
 }
 }  // namespace
 
+// All sessions of the trace are read as one log: a recording split over several imports (the raw
+// list in one file, the edge list in another) is the same story, and each group of items closes at
+// its Method, so concatenating sessions cannot merge two groups.
 InvalidationInput readInvalidationInput(const trace::TraceReader& reader) {
     InvalidationInput in;
     in.juliaVersion = reader.meta("julia_version");
-    reader.query(
-        "SELECT i.list, i.kind, s.str FROM invalidation_items i LEFT JOIN strings s ON s.id = i.text_sid "
-        "ORDER BY i.session_id, i.list, i.ordinal",
-        [&](sqlite3_stmt* st) {
-            int list = sqlite3_column_int(st, 0);
-            RawInvalidationItem item{sqlite3_column_int(st, 1), text(st, 2)};
-            if (list == CS_INVLIST_METHODS) in.methodsList.push_back(std::move(item));
-            else if (list == CS_INVLIST_EDGES) in.edgesList.push_back(std::move(item));
-            else if (list == CS_INVLIST_PRINTED) in.printedTreeLines.push_back(std::move(item.text));
-        });
+    // Distinct texts first, then the items by id: a million items repeat a few hundred thousand
+    // texts, and a per-row join would look each one up again.
+    std::unordered_map<std::int64_t, std::string_view> texts;
+    reader.query("SELECT id, str FROM strings WHERE id IN (SELECT DISTINCT text_sid FROM invalidation_items)",
+                 [&](sqlite3_stmt* st) { texts.emplace(sqlite3_column_int64(st, 0), in.keep(text(st, 1))); });
+    reader.query("SELECT list, kind, text_sid FROM invalidation_items ORDER BY session_id, list, ordinal",
+                 [&](sqlite3_stmt* st) {
+                     int list = sqlite3_column_int(st, 0);
+                     auto it = texts.find(sqlite3_column_int64(st, 2));
+                     std::string_view t = it == texts.end() ? std::string_view() : it->second;
+                     if (list == CS_INVLIST_METHODS) in.methodsList.push_back({sqlite3_column_int(st, 1), t});
+                     else if (list == CS_INVLIST_EDGES) in.edgesList.push_back({sqlite3_column_int(st, 1), t});
+                     else if (list == CS_INVLIST_PRINTED) in.printedTreeLines.emplace_back(t);
+                 });
     // The collector records, for each invalidated instance, the Method it specializes.
     reader.query(
         "SELECT sig.str, m.str FROM methods x JOIN strings sig ON sig.id = x.signature_sid "
@@ -66,6 +74,7 @@ void joinRecompileCosts(InvalidationForest& forest, const std::vector<RecompileT
         std::string qualifier;
         std::int64_t statementsNs = 0;  // sum of "# recompile" statements
         std::int64_t initNs = 0;        // largest init-span recompile share
+        std::int64_t statementSpan = 0, initSpan = 0;  // evidence: first statement, largest init span
     };
     std::unordered_map<std::string, std::vector<Measure>> byKey;
     for (const auto& t : timings) {
@@ -75,34 +84,44 @@ void joinRecompileCosts(InvalidationForest& forest, const std::vector<RecompileT
         auto& list = byKey[key];
         auto it = std::find_if(list.begin(), list.end(), [&](const Measure& m) { return m.qualifier == q; });
         if (it == list.end()) {
-            list.push_back({q, 0, 0});
+            list.push_back({q, 0, 0, 0, 0});
             it = list.end() - 1;
         }
-        if (t.isCallForm) it->initNs = std::max(it->initNs, t.ns);
-        else it->statementsNs += t.ns;
+        if (t.isCallForm) {
+            if (t.ns > it->initNs) it->initSpan = t.spanId;
+            it->initNs = std::max(it->initNs, t.ns);
+        } else {
+            if (!it->statementSpan) it->statementSpan = t.spanId;
+            it->statementsNs += t.ns;
+        }
     }
     forest.costJoined = !timings.empty();
     if (byKey.empty()) {
         finishForest(forest);
         return;
     }
-    std::unordered_map<std::string, std::int64_t> memo;  // one instance often appears in many trees
+    // One instance often appears in many trees: (ns, span id) per text.
+    std::unordered_map<std::string_view, std::pair<std::int64_t, std::int64_t>> memo;
     for (auto& n : forest.nodes) {
         if (n.isDummy()) continue;
         auto m = memo.find(n.mi);
         if (m != memo.end()) {
-            n.recompileNs = m->second;
+            std::tie(n.recompileNs, n.recompileSpanId) = m->second;
             continue;
         }
         std::string q;
         std::string key = methodInstanceKey(n.mi, &q);
-        std::int64_t ns = 0;
+        std::int64_t ns = 0, span = 0;
         auto it = byKey.find(key);
         if (it != byKey.end())
-            for (const auto& meas : it->second)
-                if (qualifiersAgree(q, meas.qualifier)) ns = std::max(ns, std::max(meas.statementsNs, meas.initNs));
-        memo.emplace(n.mi, ns);
+            for (const auto& meas : it->second) {
+                if (!qualifiersAgree(q, meas.qualifier)) continue;
+                if (meas.statementsNs > ns) std::tie(ns, span) = std::pair(meas.statementsNs, meas.statementSpan);
+                if (meas.initNs > ns) std::tie(ns, span) = std::pair(meas.initNs, meas.initSpan);
+            }
+        memo.emplace(n.mi, std::pair(ns, span));
         n.recompileNs = ns;
+        n.recompileSpanId = span;
     }
     finishForest(forest);
 }

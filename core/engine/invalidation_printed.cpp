@@ -63,6 +63,9 @@ size_t childrenAt(std::string_view s, std::int64_t& count, std::string& suffix) 
 }
 }  // namespace
 
+// Classification looks at one line alone, so importers can sniff and filter without state. A
+// continuation entry (" 12: superseding ...") is recognised by its leading space and numeric index;
+// at column 0 the same text is not SnoopCompile's and is left to the caller as Other.
 PrintedLineKind classifyPrintedLine(std::string_view line) {
     auto t = trimmed(line);
     if (t.empty()) return PrintedLineKind::Blank;
@@ -81,6 +84,10 @@ PrintedLineKind classifyPrintedLine(std::string_view line) {
     return PrintedLineKind::Other;
 }
 
+// A small state machine: the last tree header opens a tree, the last section label
+// (mt_backedges / backedges / mt_disable) says what a continuation line adds to. Anything that does
+// not fit is counted once per kind of problem with its first example, so a paste with a thousand
+// damaged lines still yields one readable note and every tree that could be read.
 void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest& f) {
     enum class Section { None, Mt, Be, Disable } section = Section::None;
     MethodInvalidations* tree = nullptr;
@@ -101,9 +108,11 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
         auto head = body.substr(0, open);
         auto node = [&](std::string_view mi) {
             auto id = static_cast<std::int32_t>(f.nodes.size());
-            f.nodes.push_back(InvalidationNode{.mi = std::string(mi), .hiddenChildren = count});
+            f.nodes.push_back(InvalidationNode{.mi = f.keep(std::string(mi)), .hiddenChildren = count});
             return id;
         };
+        // The MethodInstance is the only part that always starts with a fixed prefix; signatures and
+        // methods may contain anything, so the split is made at " triggered MethodInstance for ".
         if (section == Section::Mt && startsWith(head, "signature ")) {
             size_t trig = head.find(" triggered MethodInstance for ");
             if (trig == std::string_view::npos) trig = head.rfind(" triggered ");
@@ -220,6 +229,9 @@ void printNode(std::ostream& out, const InvalidationForest& f, std::int32_t id, 
 }
 }  // namespace
 
+// The layout is SnoopCompile's non-compact show: three spaces of indent, the section label, indices
+// right-aligned to the width of the entry count, continuation lines aligned under the first entry.
+// Cost and node lines come after the SnoopCompile lines so a tree without costs re-prints verbatim.
 void printTree(std::ostream& out, const InvalidationForest& f, const MethodInvalidations& t,
                const TreePrintOptions& options, const std::string& lead) {
     if (t.multiMethodHeader) out << lead << "Invalidating methods: " << t.method << "\n";

@@ -51,15 +51,6 @@ std::string unquote(std::string_view s) {
     return std::string(s);
 }
 
-// A CodeInstance node stands for its MethodInstance (SnoopCompile's InstanceNode(ci) uses ci.def).
-std::string asMethodInstance(std::string_view text) {
-    if (text.substr(0, 17) == "CodeInstance for ") {
-        auto rest = text.substr(17);
-        if (rest.substr(0, 19) == "MethodInstance for ") return std::string(rest);
-        return "MethodInstance for " + std::string(rest);
-    }
-    return std::string(text);
-}
 
 // "Any[f(x) @ M a.jl:1, g(y) @ M a.jl:2]" -> the printed methods. "Any[]" and "nothing" -> none.
 std::vector<std::string> vectorElements(std::string_view text) {
@@ -83,7 +74,7 @@ private:
     struct Pending {
         std::vector<MtBackedge> mt;
         std::vector<Backedge> be;
-        std::vector<std::string> mtCache, mtDisable;
+        std::vector<std::string_view> mtCache, mtDisable;
         bool empty() const { return mt.empty() && be.empty() && mtCache.empty() && mtDisable.empty(); }
         size_t entries() const { return mt.size() + be.size() + mtCache.size() + mtDisable.size(); }
     };
@@ -94,17 +85,36 @@ private:
         std::vector<Backedge> be;
     };
 
-    std::int32_t newNode(std::string mi, std::int32_t depth, std::int32_t parent) {
+    // The pooled text of an instance; a CodeInstance stands for its MethodInstance (SnoopCompile's
+    // InstanceNode(ci) uses ci.def). Each distinct text is stored once.
+    std::string_view instance(std::string_view text) {
+        auto it = m_pool.find(text);
+        if (it != m_pool.end()) return it->second;
+        std::string mi;
+        if (text.substr(0, 17) == "CodeInstance for ") {
+            auto rest = text.substr(17);
+            mi = rest.substr(0, 19) == "MethodInstance for " ? std::string(rest) : "MethodInstance for " + std::string(rest);
+        } else {
+            mi = std::string(text);
+        }
+        auto kept = f.keep(std::move(mi));
+        m_pool.emplace(kept, kept);
+        // Key by the original spelling too, so the CodeInstance text finds it next time.
+        if (text != kept) m_pool.emplace(f.keep(std::string(text)), kept);
+        return kept;
+    }
+
+    std::int32_t newNode(std::string_view mi, std::int32_t depth, std::int32_t parent) {
         auto id = static_cast<std::int32_t>(f.nodes.size());
-        f.nodes.push_back(InvalidationNode{.mi = std::move(mi), .depth = depth, .parent = parent});
+        f.nodes.push_back(InvalidationNode{.mi = mi, .depth = depth, .parent = parent});
         if (parent >= 0) f.nodes[static_cast<size_t>(parent)].children.push_back(id);
         return id;
     }
     // A leaf at `depth` with dummy ancestors up to depth 0 (SnoopCompile InstanceNode(mi, depth)).
-    std::int32_t newLeaf(std::string mi, std::int32_t depth) {
+    std::int32_t newLeaf(std::string_view mi, std::int32_t depth) {
         std::int32_t parent = -1;
-        for (std::int32_t d = 0; d < depth; ++d) parent = newNode(std::string(), d, parent);
-        return newNode(std::move(mi), depth, parent);
+        for (std::int32_t d = 0; d < depth; ++d) parent = newNode(std::string_view(), d, parent);
+        return newNode(mi, depth, parent);
     }
     std::int32_t rootOf(std::int32_t n) const {
         while (f.nodes[static_cast<size_t>(n)].parent >= 0) n = f.nodes[static_cast<size_t>(n)].parent;
@@ -119,11 +129,12 @@ private:
     void joinBranches(std::int32_t to, std::int32_t from);
     void mergeMtBackedge(std::vector<MtBackedge>& into, MtBackedge e);
     void addMethodTrigger(const std::string& method, InvalidationReason reason, Pending& p);
-    void closeBackedge(const std::string& mi, std::int32_t& leaf, Pending& p);
+    void closeBackedge(std::string_view mi, std::int32_t& leaf, Pending& p);
 
     InvalidationForest& f;
     int m_minor;
     std::unordered_map<std::string, size_t> m_treeIndex;  // reason + method -> tree
+    std::unordered_map<std::string_view, std::string_view> m_pool;  // instance text -> pooled text
     bool m_incomplete = false;
 };
 
@@ -171,7 +182,7 @@ void Builder::addMethodTrigger(const std::string& method, InvalidationReason rea
         t.mtBackedges = std::move(p.mt);
         t.backedges = std::move(p.be);
         t.mtCacheCount = static_cast<std::int64_t>(p.mtCache.size());
-        t.mtDisable = std::move(p.mtDisable);
+        t.mtDisable.assign(p.mtDisable.begin(), p.mtDisable.end());
         t.mtDisableCount = static_cast<std::int64_t>(t.mtDisable.size());
         t.incomplete = m_incomplete;
         m_treeIndex.emplace(std::move(key), f.trees.size());
@@ -181,7 +192,7 @@ void Builder::addMethodTrigger(const std::string& method, InvalidationReason rea
         for (auto& e : p.mt) mergeMtBackedge(t.mtBackedges, std::move(e));
         for (auto& b : p.be) t.backedges.push_back(std::move(b));
         t.mtCacheCount += static_cast<std::int64_t>(p.mtCache.size());
-        for (auto& d : p.mtDisable) t.mtDisable.push_back(std::move(d));
+        for (auto d : p.mtDisable) t.mtDisable.emplace_back(d);
         t.mtDisableCount = static_cast<std::int64_t>(t.mtDisable.size());
         t.incomplete = t.incomplete || m_incomplete;
     }
@@ -189,7 +200,7 @@ void Builder::addMethodTrigger(const std::string& method, InvalidationReason rea
     m_incomplete = false;
 }
 
-void Builder::closeBackedge(const std::string& mi, std::int32_t& leaf, Pending& p) {
+void Builder::closeBackedge(std::string_view mi, std::int32_t& leaf, Pending& p) {
     if (leaf >= 0) {
         auto root = rootOf(leaf);
         f.nodes[static_cast<size_t>(root)].mi = mi;  // the dummy root becomes the superseded instance
@@ -211,8 +222,8 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
         bool isInstance;
         std::vector<std::string> causes;
     };
-    std::unordered_map<std::string, Callee> backedgeTable;
-    std::unordered_map<std::string, std::int32_t> nodeOfInstance;
+    std::unordered_map<std::string_view, Callee> backedgeTable;  // keyed by the list's own text
+    std::unordered_map<std::string_view, std::int32_t> nodeOfInstance;
     const size_t n = list.size();
     auto kindAt = [&](size_t i) { return i < n ? list[i].kind : -1; };
     auto checkReason = [&](const std::string& tag, size_t at) -> std::optional<InvalidationReason> {
@@ -240,7 +251,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
         switch (item.kind) {
         case CS_INVITEM_METHOD_INSTANCE:
         case CS_INVITEM_CODE_INSTANCE: {
-            std::string mi = asMethodInstance(item.text);
+            std::string_view mi = instance(item.text);
             if (i + 1 >= n) {
                 problem("the list ends after a MethodInstance (truncated?)", 1);
                 i = n;
@@ -250,7 +261,8 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
             if (next.kind == CS_INVITEM_INT) {
                 long long depth = 0;
                 std::from_chars(next.text.data(), next.text.data() + next.text.size(), depth);
-                if (depth < 0 || depth > 100000) {
+                // Real depths are small; a bound keeps the recursive joins and printers safe.
+                if (depth < 0 || depth > 10000) {
                     problem("depth out of range at item " + std::to_string(i + 1), 2);
                     i += 2;
                     break;
@@ -258,11 +270,11 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
                 auto d = static_cast<std::int32_t>(depth);
                 if (leaf < 0 || d == 0) {
                     if (leaf >= 0) problem("a depth-0 instance inside an open tree (item " + std::to_string(i) + ")", 0);
-                    leaf = newLeaf(std::move(mi), d);
+                    leaf = newLeaf(mi, d);
                 } else {
                     std::int32_t node = leaf;
                     while (node >= 0 && f.nodes[static_cast<size_t>(node)].depth >= d) node = f.nodes[static_cast<size_t>(node)].parent;
-                    leaf = node >= 0 ? newNode(std::move(mi), d, node) : newLeaf(std::move(mi), d);
+                    leaf = node >= 0 ? newNode(mi, d, node) : newLeaf(mi, d);
                 }
                 i += 2;
                 break;
@@ -274,16 +286,16 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
             }
             std::string tag = unquote(next.text);
             if (tag == "invalidate_mt_cache") {
-                p.mtCache.push_back(std::move(mi));
+                p.mtCache.push_back(mi);
                 leaf = -1;
                 i += 2;
             } else if (tag == "jl_method_table_insert" || tag == "jl_method_table_disable") {
                 checkReason(tag, i + 1);
-                if (tag == "jl_method_table_disable" && leaf < 0 && m_minor < 12) p.mtDisable.push_back(std::move(mi));
+                if (tag == "jl_method_table_disable" && leaf < 0 && m_minor < 12) p.mtDisable.push_back(mi);
                 else closeBackedge(mi, leaf, p);
                 i += 2;
             } else if (tag == "insert_backedges_callee") {
-                i = readCallee(i, std::move(mi), true);
+                i = readCallee(i, std::string(mi), true);
             } else if (tag == "verify_methods") {
                 if (i + 2 >= n) {
                     problem("verify_methods cut off at the end of the list", static_cast<std::int64_t>(n - i));
@@ -299,7 +311,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
                         break;
                     }
                     if (it->second.isInstance) {
-                        auto root = newNode(asMethodInstance(it->second.text), 0, -1);
+                        auto root = newNode(instance(it->second.text), 0, -1);
                         auto child = newNode(mi, 1, root);
                         p.be.push_back({.superseded = std::string(), .root = root});
                         nodeOfInstance[f.nodes[static_cast<size_t>(root)].mi] = root;
@@ -348,7 +360,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
         }
         case CS_INVITEM_TYPE:
             if (kindAt(i + 1) == CS_INVITEM_TAG && unquote(list[i + 1].text) == "insert_backedges_callee") {
-                i = readCallee(i, item.text, false);
+                i = readCallee(i, std::string(item.text), false);
                 break;
             }
             if (leaf < 0) {
@@ -358,7 +370,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
                 if (f.nodes[static_cast<size_t>(root)].isDummy())
                     problem("an mt_backedges signature whose tree does not start at depth 0", 1);
                 else
-                    p.mt.push_back({.signature = item.text, .formerly = std::string(), .root = root});
+                    p.mt.push_back({.signature = std::string(item.text), .formerly = std::string(), .root = root});
             }
             leaf = -1;
             i += 1;
@@ -371,9 +383,9 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
             }
             auto r = checkReason(unquote(list[i + 1].text), i + 1);
             if (!r) {
-                problem("a Method followed by tag " + list[i + 1].text, 2);
+                problem("a Method followed by tag " + std::string(list[i + 1].text), 2);
             } else {
-                addMethodTrigger(item.text, *r, p);
+                addMethodTrigger(std::string(item.text), *r, p);
             }
             leaf = -1;
             reason.reset();
@@ -398,7 +410,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
             }
             [[fallthrough]];
         default:
-            problem("unexpected " + std::string(item.kind == CS_INVITEM_TAG ? "tag " + item.text : "item") +
+            problem("unexpected " + (item.kind == CS_INVITEM_TAG ? "tag " + std::string(item.text) : std::string("item")) +
                         " outside a MethodInstance / Method pair",
                     1);
             i += 1;
@@ -413,7 +425,7 @@ void Builder::logMethods(const std::vector<RawInvalidationItem>& list) {
 void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
     std::vector<EdgeTree> etrees;
     EdgeTree unknown{InvalidationReason::Unknown, {}, {}, {}};
-    std::unordered_map<std::string, std::int32_t> callee;
+    std::unordered_map<std::string_view, std::int32_t> callee;  // keyed by the list's own text
     const size_t n = list.size();
     size_t i = 0;
     while (i + 1 < n) {
@@ -435,7 +447,7 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
             if (tag == "method_globalref") {
                 // An implicit GlobalRef edge of `def` changed. SnoopCompile does not attribute these
                 // either; the caller tree stays visible under "unknown".
-                auto node = newNode(asMethodInstance(target.text), 0, -1);
+                auto node = newNode(instance(target.text), 0, -1);
                 callee[target.text] = node;
                 unknown.be.push_back({.superseded = std::string(), .root = node});
                 problem("method_globalref entries (binding edges; listed under \"unknown\")", 4);
@@ -445,24 +457,24 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
             InvalidationReason r = !methods.empty() ? InvalidationReason::Inserting
                                    : edge.kind == CS_INVITEM_BINDING ? InvalidationReason::Rebinding
                                                                      : InvalidationReason::Deleting;
-            EdgeTree t{r, r == InvalidationReason::Rebinding ? std::vector<std::string>{edge.text} : methods, {}, {}};
+            EdgeTree t{r, r == InvalidationReason::Rebinding ? std::vector<std::string>{std::string(edge.text)} : methods, {}, {}};
             if (edge.kind == CS_INVITEM_TYPE || edge.kind == CS_INVITEM_BINDING) {
-                auto node = newNode(asMethodInstance(target.text), 0, -1);
+                auto node = newNode(instance(target.text), 0, -1);
                 callee[target.text] = node;
-                std::string sig = edge.text;
+                std::string sig(edge.text);
                 if (edge.kind == CS_INVITEM_BINDING && sig.substr(0, 8) == "Binding ") sig = sig.substr(8);
                 t.mt.push_back({.signature = sig, .formerly = std::string(), .root = node});
             } else {
                 auto it = callee.find(edge.text);
                 std::int32_t root;
                 if (it == callee.end()) {
-                    root = newNode(asMethodInstance(edge.text), 0, -1);
+                    root = newNode(instance(edge.text), 0, -1);
                     t.be.push_back({.superseded = std::string(), .root = root});
                     callee[edge.text] = root;
                 } else {
                     root = it->second;
                 }
-                callee[target.text] = newNode(asMethodInstance(target.text), f.nodes[static_cast<size_t>(root)].depth + 1, root);
+                callee[target.text] = newNode(instance(target.text), f.nodes[static_cast<size_t>(root)].depth + 1, root);
             }
             etrees.push_back(std::move(t));
         } else if (tag == "verify_methods") {
@@ -477,13 +489,13 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
             auto it = callee.find(cause.text);
             std::int32_t node;
             if (it == callee.end()) {
-                node = newNode(asMethodInstance(cause.text), 0, -1);
+                node = newNode(instance(cause.text), 0, -1);
                 unknown.be.push_back({.superseded = std::string(), .root = node});
                 callee[cause.text] = node;
             } else {
                 node = it->second;
             }
-            callee[caller.text] = newNode(asMethodInstance(caller.text), f.nodes[static_cast<size_t>(node)].depth + 1, node);
+            callee[caller.text] = newNode(instance(caller.text), f.nodes[static_cast<size_t>(node)].depth + 1, node);
         } else {
             problem("unknown edge tag \"" + tag + "\" (a Julia version this build does not know?)", 2);
             i += 2;
@@ -608,6 +620,8 @@ InvalidationForest buildInvalidationTrees(const InvalidationInput& input) {
                                   " writes an invalidation log this build does not know; trees were not built",
                               f.items});
     } else {
+        // About every other item is a node; reserving avoids moving a million nodes while growing.
+        f.nodes.reserve((input.methodsList.size() + input.edgesList.size()) / 2 + 16);
         Builder b(f, minorOf(input.juliaVersion));
         b.logMethods(input.methodsList);
         if (!input.edgesList.empty()) b.logEdges(input.edgesList);

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,14 +34,18 @@ namespace cs::engine {
 enum class InvalidationReason { Inserting, Deleting, Rebinding, Unknown };
 const char* reasonName(InvalidationReason r);  // "inserting", ... as SnoopCompile prints them
 
-// One raw list item: kind is cs_invalidation_item_kind, text as Julia printed it.
+// One raw list item: kind is cs_invalidation_item_kind, text as Julia printed it. The text is a
+// view: whoever fills an InvalidationInput keeps the characters alive (InvalidationInput::keep),
+// because a million items would otherwise be a million heap copies of a few thousand texts.
 struct RawInvalidationItem {
     int kind = 0;
-    std::string text{};
+    std::string_view text{};
 };
 
 // Everything the builder reads; filled from a trace (invalidation_load.h) or by tests/benchmarks.
 struct InvalidationInput {
+    std::shared_ptr<std::deque<std::string>> storage = std::make_shared<std::deque<std::string>>();
+    std::string_view keep(std::string s) { return storage->emplace_back(std::move(s)); }
     std::vector<RawInvalidationItem> methodsList{};  // jl_debug_method_invalidation ("logmeths")
     std::vector<RawInvalidationItem> edgesList{};    // Base.StaticData, Julia >= 1.12 ("logedges")
     std::string juliaVersion{};                      // "1.12.1" when the collector said so, else ""
@@ -51,13 +56,14 @@ struct InvalidationInput {
 };
 
 struct InvalidationNode {
-    std::string mi{};             // "MethodInstance for f(::Int64)"
+    std::string_view mi{};        // "MethodInstance for f(::Int64)", kept in InvalidationForest::strings
     std::int32_t depth = 0;
     std::int32_t parent = -1;   // index in InvalidationForest::nodes; -1 for a root
     std::vector<std::int32_t> children{};
     std::int64_t hiddenChildren = 0;  // descendants a printed tree counted but did not list
     std::int64_t descendants = 0;     // SnoopCompile countchildren, filled by the builder
     std::int64_t recompileNs = 0;     // this MethodInstance's own recompile time (cost join)
+    std::int64_t recompileSpanId = 0; // spans.id of the measurement that gave recompileNs, 0 = none
     std::int64_t subtreeRecompileNs = 0;  // itself plus every descendant
     bool isDummy() const { return mi.empty(); }  // ancestor filled in for a tree starting at depth > 0
 };
@@ -100,6 +106,10 @@ struct InvalidationProblem {
 };
 
 struct InvalidationForest {
+    // Owns the text the nodes point to: one copy per distinct MethodInstance, shared by copies of the
+    // forest (a million nodes would otherwise be a million heap strings).
+    std::shared_ptr<std::deque<std::string>> strings = std::make_shared<std::deque<std::string>>();
+    std::string_view keep(std::string s) { return strings->emplace_back(std::move(s)); }
     std::vector<InvalidationNode> nodes{};
     std::vector<MethodInvalidations> trees{};  // ascending by children, as SnoopCompile sorts
     std::string juliaVersion{};

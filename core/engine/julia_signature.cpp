@@ -44,21 +44,30 @@ std::string stripQualifiers(std::string_view s) {
 }
 
 // Folds aliases on an already unqualified type: Array{T,1} -> Vector{T}, GenericIOBuffer{..} -> IOBuffer.
-std::string foldAliases(std::string_view s) {
+std::string foldAliases(std::string_view s, int level = 0) {
     s = trimmed(s);
+    // Hostile input can nest braces arbitrarily deep; real signatures never pass a few dozen levels.
+    if (level > 64) return std::string(s);
     size_t brace = s.find('{');
     if (brace == std::string_view::npos || s.back() != '}') return std::string(s);
     // Only a plain `Name{...}` is rewritten; other shapes (unions with where) keep their text.
     std::string_view name = s.substr(0, brace);
     auto params = splitTopLevel(s.substr(brace + 1, s.size() - brace - 2), ',');
     std::vector<std::string> p;
-    for (auto q : params) p.push_back(foldAliases(q));
+    for (auto q : params) p.push_back(foldAliases(q, level + 1));
     if (name == "GenericIOBuffer") return "IOBuffer";
-    if (name == "Array" && p.size() == 2 && p[1] == "1") return "Vector{" + p[0] + "}";
-    if (name == "Array" && p.size() == 2 && p[1] == "2") return "Matrix{" + p[0] + "}";
+    if (name == "Array" && p.size() == 2 && (p[1] == "1" || p[1] == "2")) {
+        std::string out = p[1] == "1" ? "Vector{" : "Matrix{";
+        out += p[0];
+        out += '}';
+        return out;
+    }
     std::string out(name);
     out += '{';
-    for (size_t i = 0; i < p.size(); ++i) out += (i ? "," : "") + p[i];
+    for (size_t i = 0; i < p.size(); ++i) {
+        if (i) out += ',';
+        out += p[i];
+    }
     out += '}';
     return out;
 }
@@ -131,10 +140,12 @@ std::string methodInstanceKey(std::string_view text, std::string* qualifier) {
     if (open == std::string_view::npos || open == 0) return {};
     std::string_view fname = text.substr(0, open);
     std::string key;
-    if (fname.size() > 4 && fname.substr(0, 3) == "(::" && fname.back() == ')')
-        key = "T:" + normType(fname.substr(3, fname.size() - 4));
-    else {
-        key = "F:" + lastName(stripQualifiers(fname));
+    if (fname.size() > 4 && fname.substr(0, 3) == "(::" && fname.back() == ')') {
+        key = "T:";
+        key += normType(fname.substr(3, fname.size() - 4));
+    } else {
+        key = "F:";
+        key += lastName(stripQualifiers(fname));
         if (qualifier) *qualifier = qualifierOf(fname);
     }
     key += '(';
@@ -143,7 +154,8 @@ std::string methodInstanceKey(std::string_view text, std::string* qualifier) {
         std::string_view a = args[i];
         size_t dc = a.find("::");
         if (dc != std::string_view::npos) a = a.substr(dc + 2);
-        key += (i ? "," : "") + normType(a);
+        if (i) key += ',';
+        key += normType(a);
     }
     key += ')';
     return key;
@@ -158,12 +170,18 @@ std::string precompileSignatureKey(std::string_view sig, std::string* qualifier)
     std::string key;
     std::string_view f = elems[0];
     if (f.substr(0, 7) == "typeof(" && f.back() == ')') {
-        key = "F:" + lastName(stripQualifiers(f.substr(7, f.size() - 8)));
+        key = "F:";
+        key += lastName(stripQualifiers(f.substr(7, f.size() - 8)));
         if (qualifier) *qualifier = qualifierOf(f.substr(7, f.size() - 8));
-    } else
-        key = "T:" + normType(f);
+    } else {
+        key = "T:";
+        key += normType(f);
+    }
     key += '(';
-    for (size_t i = 1; i < elems.size(); ++i) key += (i > 1 ? "," : "") + normType(elems[i]);
+    for (size_t i = 1; i < elems.size(); ++i) {
+        if (i > 1) key += ',';
+        key += normType(elems[i]);
+    }
     key += ')';
     return key;
 }

@@ -51,6 +51,9 @@ int JuliaCollectorImporter::sniff(std::string_view head, std::string_view) const
     return startsWith(head, "# compilescope-julia ") ? 100 : 0;
 }
 
+// Records are independent lines, so a damaged line costs only itself. Raw items keep their order
+// per list (ordinal), which is all the tree builder needs; compile and import lines go through the
+// same writer as Julia's own output so both paths give identical spans.
 ImportSummary JuliaCollectorImporter::run(std::istream& in, ImportContext& ctx) const {
     ImportSummary summary;
     auto& w = ctx.writer;

@@ -21,6 +21,9 @@ int JuliaInvalidationsImporter::sniff(std::string_view head, std::string_view) c
     return header && tags ? 85 : header ? 30 : 0;
 }
 
+// Streams line by line: a header opens a block, indented lines are its items, a blank or unindented
+// line closes it. The block's list is decided at its header (from the line before it), so no block
+// has to be held in memory; a block shorter than its header is reported when it closes.
 ImportSummary JuliaInvalidationsImporter::run(std::istream& in, ImportContext& ctx) const {
     ImportSummary summary;
     auto& w = ctx.writer;

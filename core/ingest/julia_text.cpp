@@ -40,6 +40,9 @@ void parseCompileTail(std::string_view tail, double& compilePct, double& recompi
 }
 }  // namespace
 
+// The order of the tests matters: an Int32 depth and a quoted tag are unambiguous; the Method test
+// comes last because a printed Method is the only form recognised by what follows its call
+// ("@ Mod file:line" or "in Mod at file:line"), and MethodInstances contain call forms too.
 int classifyJuliaItem(std::string_view t) {
     t = trim(t);
     if (t == "⋮") return CS_INVITEM_ELISION;
@@ -74,6 +77,10 @@ bool parseAnyVectorHeader(std::string_view line, std::int64_t& count) {
     return true;
 }
 
+// gf.c prints `#= %6.1f ms =# ` only with timing on, then `precompile(` + the static signature + `)`,
+// then ` # recompile` for a MethodInstance that already had compiled code (and, on a colour
+// terminal, wraps the line in yellow: the caller strips ANSI first). Anything after the tag, or a
+// timing that is not a number of ms, makes the line not a statement rather than a guess.
 bool parseCompileStatement(std::string_view line, CompileStatement& out) {
     auto t = trim(line);
     out = CompileStatement{};
@@ -99,6 +106,9 @@ bool parseCompileStatement(std::string_view line, CompileStatement& out) {
     return !out.signature.empty();
 }
 
+// base/timing.jl: seconds padded to width 10 with 6 decimals, then optional parenthesised parts
+// separated by ", "; the compilation part may end with ": P% of which was recompilation", "<1"
+// when below one percent (kept as a flag: the real share is unknown, not zero).
 bool parseTimeLine(std::string_view line, TimeLine& out) {
     auto t = trim(line);
     out = TimeLine{};
@@ -131,6 +141,9 @@ bool parseTimeLine(std::string_view line, TimeLine& out) {
     return true;
 }
 
+// base/loading.jl: package rows are `lpad(ms, 9) * " ms  " * name` (extensions as "Parent → Ext"),
+// init rows are indented with a "┌" (first) or "├" connector and name "Mod.__init__()"; both may end
+// with "X% compilation time" and " (Y% recompilation)", Y being a share of the compile time.
 bool parseImportRow(std::string_view line, ImportRow& out) {
     out = ImportRow{};
     auto t = trim(line);

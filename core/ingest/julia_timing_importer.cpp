@@ -6,6 +6,8 @@
 
 namespace cs::ingest {
 
+// A compile statement is unmistakable; import rows alone ("12.5 ms  Name") are generic enough that
+// they must make up half the lines, and @time lines alone only win against no other claim.
 int JuliaTimingImporter::sniff(std::string_view head, std::string_view) const {
     int compiles = 0, imports = 0, inits = 0, times = 0, lines = 0;
     size_t pos = 0;

@@ -16,6 +16,8 @@ std::int64_t JuliaTimingWriter::span(int category, std::string_view name, std::i
     return id;
 }
 
+// Percentages become nanoseconds here, once, so the cost join and SQL users read durations, never
+// percentages: compile_ns = elapsed x compile%, recompile_ns = compile_ns x recompile%.
 bool JuliaTimingWriter::line(std::string_view l) {
     auto& w = m_ctx.writer;
     auto pct = [](std::int64_t ns, double p) { return static_cast<std::int64_t>(std::llround(static_cast<double>(ns) * p / 100.0)); };

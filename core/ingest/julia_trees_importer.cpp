@@ -21,6 +21,8 @@ int JuliaTreesImporter::sniff(std::string_view head, std::string_view) const {
     return headers && bodies ? 90 : headers ? 40 : 0;
 }
 
+// Only the line kind is decided here; the lines are parsed into trees when the trace is read, by
+// the same parser the printer mirrors, so an importer fix and a printer fix cannot drift apart.
 ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) const {
     ImportSummary summary;
     auto& w = ctx.writer;

@@ -10,16 +10,23 @@
 #include <compilescope/trace_constants.h>
 #include <gtest/gtest.h>
 
+#include <deque>
+
 using namespace cs::engine;
 
 namespace {
-RawInvalidationItem mi(const std::string& s) { return {CS_INVITEM_METHOD_INSTANCE, "MethodInstance for " + s}; }
-RawInvalidationItem ci(const std::string& s) { return {CS_INVITEM_CODE_INSTANCE, "CodeInstance for " + s}; }
-RawInvalidationItem depth(int d) { return {CS_INVITEM_INT, std::to_string(d)}; }
-RawInvalidationItem tag(const std::string& s) { return {CS_INVITEM_TAG, "\"" + s + "\""}; }
-RawInvalidationItem method(const std::string& s) { return {CS_INVITEM_METHOD, s}; }
-RawInvalidationItem sig(const std::string& s) { return {CS_INVITEM_TYPE, s}; }
-RawInvalidationItem vec(const std::string& s) { return {CS_INVITEM_VECTOR, s}; }
+// Items are views; the texts the helpers make live for the whole test program.
+std::string_view kept(std::string s) {
+    static std::deque<std::string> store;
+    return store.emplace_back(std::move(s));
+}
+RawInvalidationItem mi(const std::string& s) { return {CS_INVITEM_METHOD_INSTANCE, kept("MethodInstance for " + s)}; }
+RawInvalidationItem ci(const std::string& s) { return {CS_INVITEM_CODE_INSTANCE, kept("CodeInstance for " + s)}; }
+RawInvalidationItem depth(int d) { return {CS_INVITEM_INT, kept(std::to_string(d))}; }
+RawInvalidationItem tag(const std::string& s) { return {CS_INVITEM_TAG, kept("\"" + s + "\"")}; }
+RawInvalidationItem method(const std::string& s) { return {CS_INVITEM_METHOD, kept(s)}; }
+RawInvalidationItem sig(const std::string& s) { return {CS_INVITEM_TYPE, kept(s)}; }
+RawInvalidationItem vec(const std::string& s) { return {CS_INVITEM_VECTOR, kept(s)}; }
 const std::string kM = "f(::AbstractFloat) @ Main REPL[1]:1";
 }  // namespace
 
@@ -193,4 +200,54 @@ TEST(InvalidationCost, RecompileStatementsAndInitSpansJoinTakingTheLargerNeverTh
     EXPECT_EQ(f.trees[0].recompiledInstances, 2);
     EXPECT_EQ(f.trees[0].invalidatedInstances, 3);
     EXPECT_EQ(f.nodes[static_cast<size_t>(f.trees[0].backedges[0].root)].subtreeRecompileNs, 20'005'000'000);
+}
+
+TEST(InvalidationRobustness, EveryPrefixOfAListAndEveryCutLineIsHandled) {
+    // Truncated pastes are the common case: every prefix must build without throwing, and a cut in
+    // the middle of a group must be reported rather than guessed into a tree.
+    std::vector<RawInvalidationItem> list = {mi("A.g()"), depth(1), mi("A.h()"), depth(2), mi("f()"),
+                                             tag("jl_method_table_insert"), mi("w(::Any)"), depth(0), mi("u()"),
+                                             depth(1), sig("Tuple{typeof(f), Any}"), mi("c()"),
+                                             tag("invalidate_mt_cache"), method(kM), tag("jl_method_table_insert")};
+    for (size_t k = 0; k <= list.size(); ++k) {
+        InvalidationInput in;
+        in.methodsList.assign(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(k));
+        in.edgesList = in.methodsList;  // the same items read as an edge list must not crash either
+        InvalidationForest f;
+        ASSERT_NO_THROW(f = buildInvalidationTrees(in)) << "prefix " << k;
+        if (k > 0 && k < list.size()) {
+            EXPECT_FALSE(f.problems.empty()) << "prefix " << k;
+        }
+    }
+    std::vector<std::string> printedLines = {
+        " inserting f(::AbstractFloat) @ Main REPL[36]:1 invalidated:",
+        "   mt_backedges: 1: signature Tuple{typeof(f), Any} triggered MethodInstance for applyf(::Vector{Any}) (1 children)",
+        "   backedges: 1: superseding g(x) @ Main REPL[39]:1 with MethodInstance for g(::Int64) (7 children)",
+        "   mt_disable: MethodInstance for Float64(::Irrational{:twoπ})", "               +2 more", "   3 mt_cache"};
+    for (const auto& line : printedLines) {
+        for (size_t cut = 0; cut <= line.size(); ++cut) {
+            InvalidationInput in;
+            in.printedTreeLines = {printedLines[0], line.substr(0, cut)};
+            ASSERT_NO_THROW(buildInvalidationTrees(in));
+        }
+    }
+}
+
+TEST(InvalidationRobustness, HostileTextsNeitherCrashNorRecurseWithoutBound) {
+    std::string deep = "MethodInstance for f(::" + std::string(200000, '{') + std::string(200000, '}') + ")";
+    EXPECT_NO_THROW(methodInstanceKey(deep));
+    EXPECT_NO_THROW(precompileSignatureKey("Tuple{" + std::string(100000, '{') + "}"));
+    EXPECT_EQ(methodInstanceKey("MethodInstance for f("), "");
+    EXPECT_EQ(methodInstanceKey("MethodInstance for ))(("), "");
+    InvalidationInput in;
+    in.methodsList = {mi("a()"), depth(2000000000), mi("b()"), {CS_INVITEM_INT, "-5"}, mi("c()"), depth(2000),
+                      mi("d()"), tag("jl_method_table_insert"), method(kM), tag("jl_method_table_insert")};
+    auto f = buildInvalidationTrees(in);
+    ASSERT_EQ(f.trees.size(), 1u);
+    // c at depth 2000 hangs under 1999 filled-in ancestors, which SnoopCompile's countchildren counts
+    // too; the refused depths (2000000000, -5) add nothing.
+    EXPECT_EQ(f.trees[0].children, 2000);
+    std::ostringstream out;
+    printTrees(out, f, {.vectorHeader = true, .costs = true, .nodes = true});
+    EXPECT_NE(out.str().find("(not logged)"), std::string::npos);
 }

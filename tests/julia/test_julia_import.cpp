@@ -16,7 +16,7 @@ std::int64_t malformed(const std::string& trace) {
     auto r = cs::trace::TraceReader::open(trace);
     return scalar(*r, "SELECT coalesce(sum(count), 0) FROM stats WHERE name = 'malformed_record'");
 }
-std::string nodeMi(const cs::engine::InvalidationForest& f, std::int32_t n) { return f.nodes[static_cast<size_t>(n)].mi; }
+std::string nodeMi(const cs::engine::InvalidationForest& f, std::int32_t n) { return std::string(f.nodes[static_cast<size_t>(n)].mi); }
 }  // namespace
 
 TEST(JuliaRawList, WorldsJl48954ListBuildsOneBackedgeWithItsCaller) {
