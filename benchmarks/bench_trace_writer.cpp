@@ -1,6 +1,7 @@
 // TraceWriter span ingest beside raw SQLite prepared inserts of the same rows in one transaction:
 // the limit our writer is judged against (STYLE.md 16). Counters: items/s and bytes on disk per row.
 #include "core/trace/writer.h"
+#include "raw_sqlite_spans.h"
 
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
@@ -43,29 +44,7 @@ BENCHMARK(BM_TraceWriterSpans)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
 void BM_RawSqliteSpans(benchmark::State& state) {
     const auto n = state.range(0);
     auto path = tmpPath("bench-raw.db");
-    for (auto _ : state) {
-        removeTrace(path);
-        sqlite3* db = nullptr;
-        sqlite3_open(path.c_str(), &db);
-        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE spans (id INTEGER PRIMARY "
-                         "KEY, track_id INTEGER, start_ns INTEGER, dur_ns INTEGER, category INTEGER, name_sid INTEGER);"
-                         "BEGIN", nullptr, nullptr, nullptr);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "INSERT INTO spans VALUES (?,?,?,?,?,?)", -1, &st, nullptr);
-        for (std::int64_t i = 0; i < n; ++i) {
-            sqlite3_bind_int64(st, 1, i + 1);
-            sqlite3_bind_int64(st, 2, 1);
-            sqlite3_bind_int64(st, 3, i * 1000);
-            sqlite3_bind_int64(st, 4, 500);
-            sqlite3_bind_int64(st, 5, 1);
-            sqlite3_bind_int64(st, 6, (i & 15) + 1);
-            sqlite3_step(st);
-            sqlite3_reset(st);
-        }
-        sqlite3_finalize(st);
-        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-        sqlite3_close(db);
-    }
+    for (auto _ : state) cs::bench::insertRawSpans(path, n);
     state.SetItemsProcessed(state.iterations() * n);
     removeTrace(path);
 }

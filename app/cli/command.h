@@ -35,6 +35,7 @@ Command checkCommand();
 Command explainCommand();
 Command whatifCommand();
 Command findingsCommand();
+Command recordCommand();
 Command modulesCommand();
 Command measureCommand();
 Command compareCommand();

@@ -11,6 +11,7 @@ const std::vector<Command>& commands() {
         explainCommand(),
         whatifCommand(),
         findingsCommand(),
+        recordCommand(),
         modulesCommand(),
         measureCommand(),
         compareCommand(),

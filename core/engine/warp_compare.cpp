@@ -47,7 +47,10 @@ std::string text(const JsonValue* v) {
     return s + "]";
 }
 
-// A launch's structural signature: everything but the kernel's name.
+// A launch's structural signature: everything but the kernel's name. Moving a kernel out of a closure
+// to module scope (the usual fix for identity churn) renames it; keying on the name would refuse the
+// very change the seed recommends. What must not move is the work: order, shape, device, dtypes,
+// block_dim and the adjoint flag.
 std::string signature(const JsonValue& l) {
     return text(l.get("dim")) + " " + text(l.get("device")) + " " + text(l.get("dtypes")) + " bd=" +
            text(l.get("block_dim")) + " adj=" + text(l.get("adjoint"));
@@ -85,8 +88,13 @@ CompareResult compareReports(const JsonValue& base, const JsonValue& cand) {
     r.baseMad = requiredNumber(base, "cold_module_ms_mad", "baseline");
     r.candMedian = requiredNumber(cand, "cold_module_ms_median", "candidate");
     r.candMad = optionalNumber(cand, "cold_module_ms_mad").value_or(0);
-    r.baseSamples = static_cast<std::int64_t>(requiredNumber(base, "samples", "baseline"));
-    r.candSamples = static_cast<std::int64_t>(requiredNumber(cand, "samples", "candidate"));
+    auto count = [](const JsonValue& doc, const char* which) {
+        double v = requiredNumber(doc, "samples", which);
+        if (!(v >= 0 && v < 1e9)) throw std::runtime_error(std::string(which) + " report: \"samples\" out of range");
+        return static_cast<std::int64_t>(v);
+    };
+    r.baseSamples = count(base, "baseline");
+    r.candSamples = count(cand, "candidate");
 
     if (text(base.get("command")) != text(cand.get("command")))
         r.notes.push_back("the reports ran different commands: " + text(base.get("command")) + " vs " +
@@ -113,6 +121,8 @@ CompareResult compareReports(const JsonValue& base, const JsonValue& cand) {
         for (const auto& [a, b] : renames) r.notes.push_back("kernel renamed " + a + " -> " + b + " (same launch shape)");
     }
 
+    // The seed's noise band. 1% alone is meaningless for small or noisy baselines, 2 x MAD alone for
+    // perfectly repeatable ones; the larger of the two is what a change must beat.
     r.band = std::max(0.01 * r.baseMedian, 2.0 * r.baseMad);
     r.delta = r.baseMedian - r.candMedian;
     r.percent = r.baseMedian > 0 ? r.delta / r.baseMedian * 100.0 : 0;
@@ -130,6 +140,8 @@ CompareResult compareReports(const JsonValue& base, const JsonValue& cand) {
                         : d > 0                        ? CompareVerdict::Improved
                                                        : CompareVerdict::Regressed;
     }
+    // Same identities and same generated source bytes mean the same code was compiled; then a rise in
+    // summed module timers can only be contention between builds that now overlap.
     auto bi = compiledIdentities(base), ci = compiledIdentities(cand);
     r.sameWork = bi == ci && optionalNumber(base, "generated_source_bytes") == optionalNumber(cand, "generated_source_bytes");
     for (const auto& id : bi)
@@ -137,6 +149,8 @@ CompareResult compareReports(const JsonValue& base, const JsonValue& cand) {
     for (const auto& id : ci)
         if (!bi.count(id)) r.notes.push_back("identity only in candidate: " + id);
 
+    // Precedence: a failing candidate proves nothing, a changed workload cannot be credited, and only
+    // then does timing decide.
     if (optionalNumber(cand, "error_events").value_or(0) > 0 || optionalNumber(cand, "failed_samples").value_or(0) > 0)
         r.verdict = CompareVerdict::Invalid;
     else if (r.workloadKnown && !r.workloadSame)

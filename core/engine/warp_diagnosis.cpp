@@ -129,6 +129,9 @@ std::string readable(std::string kind) {
     return kind;
 }
 
+// Several hashes of one name, device and block_dim. Each superseded identity's compiled time is the
+// cost: had the final identity been built first, none of the earlier builds was needed. Findings are
+// grouped per mechanism so one module can carry, say, both a late option and a late kernel.
 void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
     std::map<std::string, Finding> byKind;
     for (const auto& d : m.diffs) {
@@ -163,10 +166,13 @@ void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
     }
 }
 
+// Several block_dims of one name and device, each compiled. The first block_dim's build is needed;
+// every further one rebuilt the whole live kernel set. CUDA only: the seed's fix (one module per
+// stable block_dim) does not apply to CPU loads, whose block_dim Warp overrides.
 void blockDimFindings(const ModuleSummary& m, std::vector<Finding>& out) {
     std::map<std::string, std::vector<const Identity*>> byDevice;
     for (const auto& id : m.identities)
-        if (id.compiled && id.blockDim) byDevice[id.device].push_back(&id);
+        if (id.compiled && id.blockDim && id.device != "cpu") byDevice[id.device].push_back(&id);
     for (const auto& [device, ids] : byDevice) {
         std::set<std::int64_t> dims;
         for (auto* id : ids) dims.insert(*id->blockDim);
@@ -262,6 +268,8 @@ void reuseFindings(const ModuleReport& r, std::vector<Finding>& out) {
     }
 }
 
+// A log does not list kernels, so an unknown kernel set counts as small: the rule then rests on the
+// module count alone, and the finding says so.
 bool oneKernelOrUnknown(const ModuleSummary& m) {
     return m.identities.size() == 1 && m.identities.front().kernels.size() <= 1;
 }
@@ -328,6 +336,9 @@ void smallModuleFindings(const ModuleReport& r, std::int64_t session, std::vecto
     }
 }
 
+// Serial CUDA builds. Evidence must show the schedule: the probe's overlap factor, or debug entry
+// markers. A log of exit lines alone looks serial whether or not the loads overlapped, so it proves
+// nothing and the rule stays silent. CPU loads are left out: overlapping them is unsafe (CS-8).
 void overlapFinding(const ModuleReport& r, std::int64_t session, std::vector<Finding>& out) {
     const auto counters = r.counters.count(session) ? r.counters.at(session) : std::map<std::string, std::int64_t>{};
     struct Build {
@@ -385,6 +396,8 @@ void overlapFinding(const ModuleReport& r, std::int64_t session, std::vector<Fin
     out.push_back(std::move(f));
 }
 
+// Rules that need the probe's medians: the warm pass (cache reuse) and native compile vs module time
+// with LTO artifacts (link-dominated builds), with the probe's own thresholds.
 void probeFindings(const ModuleReport& r, std::int64_t session, std::vector<Finding>& out) {
     if (!r.counters.count(session)) return;
     const auto& c = r.counters.at(session);

@@ -7,7 +7,7 @@
 //       (collector, or the log's debug hash-change lines) split into kernel defined after load
 //       (CS-1), kernel changed after load, option set after load (CS-3), generic instance after
 //       load (CS-6); cost = the superseded builds
-//   several block_dims of one name and device, compiled -> block_dim variants (CS-5);
+//   several block_dims of one name and (non-CPU) device, compiled -> block_dim variants (CS-5);
 //       cost = every build but the first block_dim's
 //   an identity compiled in a later session after an earlier one had it, or compiled twice in one
 //       session, or a probe's warm pass > 25% of cold -> cache not reused (CS-2)

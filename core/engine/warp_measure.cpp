@@ -1,6 +1,7 @@
 #include "warp_measure.h"
 
 #include "core/ingest/warp_log_lines.h"
+#include "core/engine/warp_inject.h"
 #include "core/util/json_writer.h"
 #include "core/util/subprocess.h"
 
@@ -20,115 +21,13 @@ namespace cs::engine::warp {
 namespace fs = std::filesystem;
 
 namespace {
-// Injected as `sitecustomize` through PYTHONPATH: runs before the command's first import, turns on
-// Warp's verbose timers (so Compile timers and block_dim appear) and records every launch's shape
-// for `compare`'s topology check. It defers all work until `warp` itself is imported, chains to a
-// sitecustomize the environment already had, and never lets a failure reach the application.
-constexpr const char* kSiteCustomize = R"PY(# written by compilescope measure; removed with its temporary directory
-import importlib.abc, importlib.machinery, importlib.util, json, os, sys
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_RECORD = os.environ.get("COMPILESCOPE_LAUNCH_RECORD")
-_LAUNCHES = []
-
-def _previous_sitecustomize():
-    rest = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
-    if spec is not None and spec.loader is not None:
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-
-def _shape(value):
-    if value is None:
-        return []
-    if isinstance(value, int):
-        return [value]
-    try:
-        return [int(v) for v in value]
-    except TypeError:
-        return [int(value)]
-
-def _instrument(warp):
-    config = getattr(warp, "config", None)
-    if config is not None:
-        config.verbose = True
-    original = getattr(warp, "launch", None)
-    if original is None:
-        return
-    order = ("kernel", "dim", "inputs", "outputs", "adj_inputs", "adj_outputs", "device", "stream",
-             "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim")
-
-    def launch(*args, **kwargs):
-        try:
-            call = dict(zip(order, args))
-            call.update(kwargs)
-            arrays = list(call.get("inputs") or ()) + list(call.get("outputs") or ())
-            device = call.get("device")
-            if device is None:
-                device = next((a.device for a in arrays if hasattr(a, "device")), None)
-            kernel = call.get("kernel")
-            _LAUNCHES.append({
-                "kernel": getattr(kernel, "key", str(kernel)),
-                "module": getattr(getattr(kernel, "module", None), "name", None),
-                "dim": _shape(call.get("dim")),
-                "device": None if device is None else str(device),
-                "dtypes": [getattr(a.dtype, "__name__", str(a.dtype)) for a in arrays if hasattr(a, "dtype")],
-                "block_dim": call.get("block_dim"),
-                "adjoint": bool(call.get("adjoint")),
-            })
-        except Exception:
-            pass
-        return original(*args, **kwargs)
-
-    warp.launch = launch
-    for name in ("warp._src.context", "warp.context"):
-        inner = sys.modules.get(name)
-        if inner is not None and getattr(inner, "launch", None) is original:
-            inner.launch = launch
-
-class _WarpFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name != "warp":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec("warp")
-        if spec is None or spec.loader is None:
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module):
-            run(module)
-            try:
-                _instrument(module)
-            except Exception:
-                pass
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-def _write():
-    try:
-        with open(_RECORD, "w", encoding="utf-8") as out:
-            json.dump(_LAUNCHES, out)
-    except Exception:
-        pass
-
-try:
-    _previous_sitecustomize()
-except Exception:
-    pass
-sys.meta_path.insert(0, _WarpFinder())
-if _RECORD:
-    import atexit
-    atexit.register(_write)
-)PY";
-
 std::string makeScratchDir() {
     std::string templ = (fs::temp_directory_path() / "compilescope-measure-XXXXXX").string();
     if (!::mkdtemp(templ.data())) throw std::runtime_error("cannot create a temporary directory under " + fs::temp_directory_path().string());
     return templ;
 }
 
+// Files in a cache directory: the evidence that a cold run populated it (and the warm run had it).
 std::int64_t countFiles(const fs::path& dir) {
     std::int64_t n = 0;
     std::error_code ec;
@@ -150,6 +49,9 @@ void inventory(const fs::path& cache, std::int64_t& sourceBytes, std::int64_t& l
     }
 }
 
+// One run of the command against a sample's private caches. WARP_CACHE_ROOT is set beside
+// WARP_CACHE_PATH because some project setups read it; CUDA_CACHE_PATH isolates the driver's compute
+// cache, which would otherwise donate PTX-to-SASS results from earlier runs and hide a difference.
 RunRecord runOnce(const MeasureOptions& o, int sample, const std::string& phase, const SampleIsolation& iso,
                   const std::string& launchRecord) {
     std::map<std::string, std::string> env = {{"WARP_CACHE_PATH", iso.warpCache},
@@ -211,6 +113,10 @@ std::pair<double, double> medianMad(std::vector<double> values) {
     return {med, median(values)};
 }
 
+// The probe's definitions: cold module work sums the (compiled) load timers only (cached loads are
+// not compile work); warm work sums every load, since a warm run should pay nearly nothing at all.
+// Identities are distinct compiled (label, device, block_dim), the count that does not move with
+// machine load.
 LogSummary summariseWarpOutput(std::istream& in) {
     LogSummary s;
     std::set<std::string> identities, modules;
@@ -257,9 +163,11 @@ MeasureReport measure(const MeasureOptions& o, std::ostream& progress) {
         fs::create_directories(iso.warpCache);
         fs::create_directories(iso.cudaCache);
         std::string launchRecord = (fs::path(iso.scratch) / "launches.json").string();
+        // The injected sitecustomize lives in the sample's scratch directory, so it is removed with the
+        // caches and nothing is ever written into the measured project.
         if (o.instrumentPython) {
             fs::create_directories(fs::path(iso.scratch) / "inject");
-            std::ofstream(fs::path(iso.scratch) / "inject" / "sitecustomize.py") << kSiteCustomize;
+            std::ofstream(fs::path(iso.scratch) / "inject" / "sitecustomize.py") << warpSiteCustomize(WarpHook::MeasureTimersAndLaunches);
         }
         try {
             RunRecord c = runOnce(o, i, "cold", iso, launchRecord);
@@ -267,6 +175,8 @@ MeasureReport measure(const MeasureOptions& o, std::ostream& progress) {
                      << " ms, wall " << fixed2(c.wallMs) << " ms, " << c.log.compiled << " compiled"
                      << (c.exitCode ? ", exit " + std::to_string(c.exitCode) : "") << (c.timedOut ? ", timed out" : "") << "\n";
             bool ok = c.exitCode == 0 && !c.timedOut;
+            // The first successful cold run is the reference for events, source bytes, LTO and launches,
+            // as in the probe: those are structural and do not vary between samples.
             if (ok && !haveReference) {
                 haveReference = true;
                 rep.reference = c.log;
@@ -321,6 +231,7 @@ MeasureReport measure(const MeasureOptions& o, std::ostream& progress) {
         auto [m, d] = medianMad(elapsed);
         rep.elapsedMedian = m;
         rep.elapsedMad = d;
+        // > 1 only when builds ran concurrently: summed timers then exceed the elapsed compile time.
         if (m > 0) rep.overlap = rep.coldMedian / m;
     }
     return rep;

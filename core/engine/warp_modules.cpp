@@ -69,6 +69,9 @@ std::vector<IdentityChange> diffIdentities(const Identity& a, const Identity& b)
     return out;
 }
 
+// Adds one load to its module's summary. The identity key is (hash, device, block_dim): Warp keys its
+// executables by (device context, block_dim) and rebuilds when the hash differs, so a load with a
+// known identity is either a cache hit or a reload, never a new build of different code.
 void addLoad(ModuleSummary& m, const ModuleLoad& l) {
     auto sameIdentity = [&](const Identity& i) {
         return i.hash == l.hash && i.device == l.device && i.blockDim == l.blockDim;
@@ -79,6 +82,8 @@ void addLoad(ModuleSummary& m, const ModuleLoad& l) {
         it = std::prev(m.identities.end());
     }
     Identity& id = *it;
+    // Facts of the first load that has them: later loads of the same identity have the same
+    // options and kernels by definition (the hash covers them).
     if (id.options.empty()) id.options = l.options;
     if (id.kernels.empty()) id.kernels = l.kernels;
     id.loadIds.push_back(l.id);
@@ -124,7 +129,9 @@ ModuleReport groupLoads(std::vector<ModuleLoad> loads) {
     std::sort(r.sessions.begin(), r.sessions.end());
     std::stable_sort(r.modules.begin(), r.modules.end(),
                      [](const ModuleSummary& a, const ModuleSummary& b) { return a.sessionId < b.sessionId; });
-    // Diff each identity against the previous one of the same device and block_dim.
+    // Diff each identity against the previous one of the same device and block_dim: that is the build
+    // it superseded. Identities on another device or block_dim are variants, not churn, and are
+    // judged by the block_dim rule instead.
     for (auto& m : r.modules) {
         for (size_t to = 1; to < m.identities.size(); ++to) {
             for (size_t from = to; from-- > 0;) {
@@ -179,6 +186,8 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                      auto text = [&](int i) { return std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, i))); };
                      r.counters[sqlite3_column_int64(st, 0)][text(1) + "/" + text(2)] = sqlite3_column_int64(st, 3);
                  });
+    // Kernel lookup failures are kept by the log importer as launch spans named "Failed to find
+    // <mode> kernel" with module / kernel / device / origin arguments.
     reader.query("SELECT sp.id, t.session_id, n.str FROM spans sp JOIN tracks t ON t.id = sp.track_id "
                  "JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_LAUNCH) +
                      " AND n.str LIKE 'Failed to find % kernel' ORDER BY sp.id",

@@ -165,6 +165,8 @@ ImportSummary WarpLogImporter::run(std::istream& in, ImportContext& ctx) const {
             pendingKernelChanges.push_back({l.name, l.oldHash, l.hash, l.generic});
             break;
         case LineKind::ModuleHashChanged: {
+            // Warp logs the kernel changes while re-hashing, then this line, then the load: the pending
+            // kernel changes belong to this module and to its next load.
             auto& changes = changesByModule[l.name];
             for (auto& c : pendingKernelChanges) changes.push_back(std::move(c));
             pendingKernelChanges.clear();
@@ -177,6 +179,8 @@ ImportSummary WarpLogImporter::run(std::istream& in, ImportContext& ctx) const {
             break;
         }
         case LineKind::ModuleLoad: {
+            // Start at the entry marker when the log has one (overlap becomes visible), else at the end
+            // of everything so far (serial, Warp's default).
             std::int64_t start = clock;
             if (auto e = openEntries.find(entryKey(l)); e != openEntries.end()) {
                 start = e->second;

@@ -188,6 +188,11 @@ bool parseLookupFailure(std::string_view s, WarpLine& w) {
 }  // namespace
 
 WarpLine parseWarpLine(std::string_view raw) {
+    // Most lines of a real log are the application's own output: reject them before copying. Colour
+    // codes wrap whole records, so the markers survive in the raw text.
+    if (raw.find("Module ") == std::string_view::npos && raw.find("Compile ") == std::string_view::npos &&
+        raw.find("Failed to find ") == std::string_view::npos && raw.find("[Module") == std::string_view::npos)
+        return {};
     std::string clean = stripAnsi(raw);
     while (!clean.empty() && (clean.back() == '\r' || clean.back() == '\n')) clean.pop_back();
     std::string_view line = clean;

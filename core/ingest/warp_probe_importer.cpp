@@ -56,6 +56,8 @@ ImportSummary WarpProbeImporter::run(std::istream& in, ImportContext& ctx) const
         ++summary.malformed;
         return summary;
     }
+    // The probe keeps one cold sample's events (its reference run); no start times, so they are laid
+    // end to end like a serial log. The medians stay authoritative for timing questions.
     const std::int64_t track = w.addTrack({.sessionId = ctx.sessionId, .kind = CS_TRACK_RUNTIME,
                                            .name = w.intern("warp modules")});
     std::int64_t clock = 0;
@@ -72,6 +74,8 @@ ImportSummary WarpProbeImporter::run(std::istream& in, ImportContext& ctx) const
                 ++summary.malformed;
                 continue;
             }
+            // block_dim is null in the probe when Warp did not print it (not verbose): leave it unknown
+            // rather than guessing the 256 default, or identities would merge falsely.
             std::optional<std::int64_t> blockDim;
             if (auto bd = number(e, "block_dim"); bd && *bd > 0 && *bd == std::floor(*bd)) blockDim = static_cast<std::int64_t>(*bd);
             std::string hash = text(e, "hash"), device = text(e, "device");
@@ -105,6 +109,7 @@ ImportSummary WarpProbeImporter::run(std::istream& in, ImportContext& ctx) const
                                                    "generated_source_bytes", "lto_artifacts", "lto_bytes"};
     for (auto key : kCounts)
         if (auto v = number(doc, key); v && *v >= 0 && *v < 9e15) counter(key, static_cast<std::int64_t>(*v));
+    // Counters are integers: the overlap factor keeps three decimals, enough for the 1.15 threshold.
     if (auto v = number(doc, "overlap_factor"); v && *v >= 0 && *v < 1e6) counter("overlap_factor_milli", std::llround(*v * 1000));
     if (const JsonValue* l = doc.get("launches"); l && l->isArray()) counter("launches", static_cast<std::int64_t>(l->items.size()));
     summary.lastNs = clock;

@@ -231,6 +231,11 @@ TEST(WarpCompare, UnreadableReports) {
     auto r = compare("{\"samples\": 3}", report(990, 10, {64}));
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("baseline report: \"cold_module_ms_median\" missing"), std::string::npos) << r.err;
+    std::string huge = report(1000, 10, {64});
+    huge.replace(huge.find("\"samples\": 5"), 12, "\"samples\": 1e300");
+    auto big = compare(huge, report(990, 10, {64}));
+    EXPECT_EQ(big.status, 2);
+    EXPECT_NE(big.err.find("\"samples\" out of range"), std::string::npos) << big.err;
     auto cut = compare("{\"samples\": ", report(990, 10, {64}));
     EXPECT_EQ(cut.status, 2);
     EXPECT_NE(cut.err.find("not valid JSON"), std::string::npos) << cut.err;

@@ -1,0 +1,222 @@
+#include "recorder.h"
+
+#include "core/trace/trace_error.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace cs::recorder {
+
+namespace {
+volatile std::sig_atomic_t g_stop = 0;
+constexpr std::size_t kReadChunk = 1 << 20;
+
+using Clock = std::chrono::steady_clock;
+std::int64_t msSince(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+}  // namespace
+
+void Recorder::requestStop() { g_stop = 1; }
+
+Recorder::Recorder(RecorderOptions options) : m_opt(std::move(options)) {
+    m_writer = std::make_unique<trace::TraceWriter>(
+        m_opt.output, trace::WriterOptions{.overwrite = m_opt.overwrite, .creator = "compilescope-recorder"});
+    m_writer->setMeta("source", "recorded");
+    m_writer->commit();
+
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (m_opt.socketPath.size() >= sizeof addr.sun_path)
+        throw std::runtime_error("socket path too long: " + m_opt.socketPath);
+    std::memcpy(addr.sun_path, m_opt.socketPath.c_str(), m_opt.socketPath.size() + 1);
+    m_listen = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (m_listen < 0) throw std::runtime_error(std::string("cannot create socket: ") + std::strerror(errno));
+    ::unlink(m_opt.socketPath.c_str());
+    const mode_t old = ::umask(0077);  // only this user may connect
+    int rc = ::bind(m_listen, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::umask(old);
+    if (rc != 0 || ::listen(m_listen, 64) != 0)
+        throw std::runtime_error("cannot listen on " + m_opt.socketPath + ": " + std::strerror(errno));
+    m_lastCommit = Clock::now();
+}
+
+Recorder::~Recorder() {
+    for (auto& c : m_conns) ::close(c->fd);
+    if (m_listen >= 0) {
+        ::close(m_listen);
+        ::unlink(m_opt.socketPath.c_str());
+    }
+}
+
+std::int64_t Recorder::parentSession(void* self, std::int64_t ppid) {
+    auto& map = static_cast<Recorder*>(self)->m_pidSessions;
+    auto it = map.find(ppid);
+    return it == map.end() ? 0 : it->second;
+}
+
+void Recorder::writeFailed(const std::exception& e) {
+    if (!m_failed)
+        std::fprintf(stderr, "compilescope-recorder: %s; further events are discarded\n", e.what());
+    m_failed = true;
+}
+
+void Recorder::accept() {
+    for (;;) {
+        int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) return;
+        int rcvbuf = 1 << 20;
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+        auto c = std::make_unique<Connection>();
+        c->fd = fd;
+        c->buf.resize(kReadChunk * 2);
+        if (m_writer) c->session = std::make_unique<WireSession>(*m_writer, &Recorder::parentSession, this);
+        m_conns.push_back(std::move(c));
+        m_hadConnection = true;
+    }
+}
+
+bool Recorder::readFrom(Connection& c) {
+    if (c.buf.size() - c.used < kReadChunk) c.buf.resize(c.used + kReadChunk);
+    ssize_t n = ::read(c.fd, c.buf.data() + c.used, kReadChunk);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return true;
+    if (n <= 0) return false;
+    if (m_failed) {
+        m_discardedBytes += n;
+        return true;
+    }
+    c.used += static_cast<std::size_t>(n);
+    try {
+        const std::int64_t before = c.session->events();
+        std::ptrdiff_t used = c.session->feed(c.buf.data(), c.used);
+        m_events += c.session->events() - before;
+        if (c.session->sessionId() && c.session->pid()) m_pidSessions[c.session->pid()] = c.session->sessionId();
+        if (used < 0) return false;
+        std::memmove(c.buf.data(), c.buf.data() + used, c.used - static_cast<std::size_t>(used));
+        c.used -= static_cast<std::size_t>(used);
+    } catch (const std::exception& e) {
+        writeFailed(e);
+    }
+    return true;
+}
+
+void Recorder::close(Connection& c) {
+    if (!m_failed && c.session) {
+        try {
+            c.session->finish();
+            if (c.session->ended()) m_ended.emplace_back(c.session->sessionId(), c.session->endNs());
+        } catch (const std::exception& e) {
+            writeFailed(e);
+        }
+    }
+    ::close(c.fd);
+    c.fd = -1;
+}
+
+void Recorder::readControl() {
+    char buf[4096];
+    ssize_t n = ::read(m_opt.controlFd, buf, sizeof buf);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n <= 0) {
+        ::close(m_opt.controlFd);
+        m_opt.controlFd = -1;
+        m_finishing = true;
+        return;
+    }
+    // Lines "exit PID STATUS": the launcher's view of how the top process ended.
+    std::string text(buf, static_cast<std::size_t>(n));
+    long long pid = 0, status = 0;
+    const char* p = text.c_str();
+    while (std::sscanf(p, "exit %lld %lld", &pid, &status) == 2) {
+        m_exitStatus[pid] = status;
+        const char* nl = std::strchr(p, '\n');
+        if (!nl) break;
+        p = nl + 1;
+    }
+}
+
+void Recorder::commitIfDue(bool force) {
+    if (m_failed || !m_writer) return;
+    if (!force && msSince(m_lastCommit) < m_opt.commitIntervalMs) return;
+    try {
+        m_writer->commit();
+    } catch (const std::exception& e) {
+        writeFailed(e);
+    }
+    m_lastCommit = Clock::now();
+}
+
+void Recorder::finalize() {
+    if (m_failed || !m_writer) return;
+    try {
+        for (auto& [session, endNs] : m_ended) {
+            for (auto& [pid, sid] : m_pidSessions)
+                if (sid == session && m_exitStatus.count(pid)) m_writer->endSession(session, endNs, m_exitStatus[pid]);
+        }
+        if (m_discardedBytes) m_writer->addStat({}, "discarded_bytes", "recorder", m_discardedBytes);
+        m_writer->finalize();
+    } catch (const std::exception& e) {
+        writeFailed(e);
+    }
+}
+
+int Recorder::run() {
+    auto idleSince = Clock::now();
+    Clock::time_point finishStart{};
+    bool finishStarted = false;
+    for (;;) {
+        if (g_stop) m_finishing = true;
+        if (m_finishing && !finishStarted) {
+            finishStarted = true;
+            finishStart = Clock::now();
+        }
+        if (finishStarted && (m_conns.empty() || msSince(finishStart) >= m_opt.finishGraceMs)) break;
+        if (m_opt.exitWhenIdle && m_conns.empty() && msSince(idleSince) >= (m_hadConnection ? m_opt.idleGraceMs : 10000))
+            break;
+
+        std::vector<pollfd> fds;
+        fds.push_back({m_listen, POLLIN, 0});
+        if (m_opt.controlFd >= 0) fds.push_back({m_opt.controlFd, POLLIN, 0});
+        const std::size_t first = fds.size();
+        for (auto& c : m_conns) fds.push_back({c->fd, POLLIN, 0});
+        int timeout = std::max<int>(1, m_opt.commitIntervalMs / 2);
+        int rc = ::poll(fds.data(), fds.size(), timeout);
+        if (rc < 0 && errno != EINTR) break;
+        if (rc > 0) {
+            if (fds[0].revents & POLLIN) accept();
+            if (m_opt.controlFd >= 0 && fds[1].revents) readControl();
+            for (std::size_t i = first; i < fds.size(); ++i) {
+                if (!fds[i].revents) continue;
+                Connection& c = *m_conns[i - first];
+                if (!readFrom(c)) close(c);
+                commitIfDue(false);
+            }
+            std::erase_if(m_conns, [](const auto& c) { return c->fd < 0; });
+            if (m_conns.empty()) idleSince = Clock::now();
+        }
+        commitIfDue(false);
+    }
+    // Connections still open are processes that outlived the recording: their sessions stay
+    // unfinished, and what they sent so far is kept.
+    for (auto& c : m_conns) {
+        for (;;) {
+            pollfd p{c->fd, POLLIN, 0};
+            if (::poll(&p, 1, 0) <= 0 || !readFrom(*c)) break;
+        }
+        close(*c);
+    }
+    m_conns.clear();
+    finalize();
+    return m_failed ? 1 : 0;
+}
+
+}  // namespace cs::recorder

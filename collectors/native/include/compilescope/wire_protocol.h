@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * The wire protocol between the in-process collector library and the recorder process.
+ *
+ * Why a byte stream of fixed little structs: the collector's per-thread ring buffers hold exactly
+ * these records, so the background thread ships ring bytes to the socket without re-encoding them,
+ * and the recorder (compilescope-recorder, which links the SQLite writer) parses them with bounds
+ * checks, treating every byte as untrusted. Producer and consumer always run on the same host, so
+ * integers are in native byte order; the HELLO message carries a magic and the protocol version.
+ *
+ * Stream layout (one Unix stream socket per recorded process, docs/collector.md):
+ *   HELLO, then any sequence of messages. Every message starts with cs_wire_header; `size` counts the
+ *   whole message including the header, is a multiple of 8 and at most CS_WIRE_MAX_MESSAGE.
+ *   Control messages (STRING, TRACK, THREAD, DROPPED, GOODBYE) come from the library's flusher thread.
+ *   Event messages (type >= CS_WIRE_FIRST_EVENT) belong to the thread named by the last THREAD message.
+ *   A STRING or TRACK definition always precedes the first event that uses its id.
+ *   GOODBYE means the process ended its session normally; EOF without GOODBYE means it died.
+ */
+#ifndef COMPILESCOPE_WIRE_PROTOCOL_H
+#define COMPILESCOPE_WIRE_PROTOCOL_H
+
+#include <compilescope/compilescope.h>
+
+#include <stdint.h>
+
+#define CS_WIRE_MAGIC 0x52575343u /* "CSWR" */
+#define CS_WIRE_VERSION 1u
+#define CS_WIRE_MAX_MESSAGE (1u << 20)     /* larger messages are malformed */
+#define CS_WIRE_MAX_TEXT 4000u             /* inline texts (invalidation items) are cut here */
+#define CS_WIRE_MAX_KEY 4096u              /* key components kept per lookup */
+#define CS_WIRE_MAX_CLOSURE 65536u         /* closure entries kept per lookup */
+#define CS_WIRE_ALIGN(n) (((n) + 7u) & ~7u)
+
+typedef enum cs_wire_type {
+    CS_WIRE_PAD = 0,         /* filler at the end of a ring segment; skipped */
+    CS_WIRE_HELLO = 1,       /* cs_wire_hello + texts */
+    CS_WIRE_STRING = 2,      /* cs_wire_string + bytes */
+    CS_WIRE_TRACK = 3,       /* cs_wire_track */
+    CS_WIRE_THREAD = 4,      /* cs_wire_thread (+ thread name on first use) */
+    CS_WIRE_DROPPED = 5,     /* cs_wire_dropped */
+    CS_WIRE_GOODBYE = 6,     /* cs_wire_goodbye */
+    CS_WIRE_FIRST_EVENT = 16,
+    CS_WIRE_SPAN_BEGIN = 16,
+    CS_WIRE_SPAN_END = 17,
+    CS_WIRE_SPAN_COMPLETE = 18,
+    CS_WIRE_SPAN_ARG = 19,
+    CS_WIRE_STEP = 20,
+    CS_WIRE_CACHE_LOOKUP = 21, /* cs_wire_cache_lookup + key[] + closure[] */
+    CS_WIRE_CLOSURE = 22,
+    CS_WIRE_COUNTER = 23,
+    CS_WIRE_METHOD = 24,
+    CS_WIRE_INVALIDATION = 25, /* cs_wire_invalidation + text */
+    CS_WIRE_MODULE_LOAD = 26,  /* cs_wire_module_load + options[] + kernels[] */
+    CS_WIRE_CUDA_PROGRAM = 27, /* cs_wire_cuda_program + inputs[] + options[] */
+    CS_WIRE_CUDA_JIT = 28,
+    CS_WIRE_CUDA_MODULE = 29,
+    CS_WIRE_KERNEL_LAUNCH = 30,
+    CS_WIRE_PHASE_TIMING = 31,
+    CS_WIRE_TYPE_END
+} cs_wire_type;
+
+typedef struct cs_wire_header {
+    uint16_t type;  /* cs_wire_type */
+    uint16_t flags; /* type-specific, 0 unless stated */
+    uint32_t size;  /* whole message in bytes, multiple of 8 */
+} cs_wire_header;
+
+/* Followed by runtime, host and cmdline texts (lengths below; cmdline args separated by NUL). */
+typedef struct cs_wire_hello {
+    cs_wire_header h;
+    uint32_t magic;   /* CS_WIRE_MAGIC */
+    uint32_t version; /* CS_WIRE_VERSION */
+    int64_t pid, ppid;
+    int64_t start_ns; /* CLOCK_MONOTONIC */
+    uint32_t runtime_len, host_len, cmdline_len, pad;
+} cs_wire_hello;
+
+typedef struct cs_wire_string {
+    cs_wire_header h;
+    uint32_t id;  /* process-local cs_str, dense from 1 */
+    uint32_t len; /* bytes that follow (then padding to 8) */
+} cs_wire_string;
+
+typedef struct cs_wire_track {
+    cs_wire_header h;
+    uint32_t id; /* process-local cs_track, dense from 1 */
+    int32_t kind;
+    int64_t tid;
+    uint32_t name;
+    uint32_t pad;
+} cs_wire_track;
+
+typedef struct cs_wire_thread {
+    cs_wire_header h;
+    int64_t tid;       /* OS thread id */
+    uint32_t name_len; /* thread name bytes that follow, on the first THREAD of a thread only */
+    uint32_t pad;
+} cs_wire_thread;
+
+typedef struct cs_wire_dropped {
+    cs_wire_header h;
+    uint64_t count; /* events dropped since the last DROPPED */
+    uint32_t reason; /* 0 buffer full, 1 reentrant call, 2 oversized record */
+    uint32_t pad;
+} cs_wire_dropped;
+
+typedef struct cs_wire_goodbye {
+    cs_wire_header h;
+    int64_t end_ns;
+} cs_wire_goodbye;
+
+typedef struct cs_wire_span_begin {
+    cs_wire_header h;
+    int64_t ts_ns;
+    uint32_t track;
+    int32_t category;
+    uint32_t name;
+    uint32_t pad;
+} cs_wire_span_begin;
+
+typedef struct cs_wire_span_end {
+    cs_wire_header h;
+    int64_t ts_ns;
+    uint32_t track;
+    uint32_t pad;
+} cs_wire_span_end;
+
+typedef struct cs_wire_span_complete {
+    cs_wire_header h;
+    int64_t start_ns;
+    int64_t dur_ns;
+    uint32_t track;
+    int32_t category;
+    uint32_t name;
+    uint32_t pad;
+} cs_wire_span_complete;
+
+/* h.flags: 0 = integer value, 1 = string (value holds a cs_str). */
+typedef struct cs_wire_span_arg {
+    cs_wire_header h;
+    uint32_t key;
+    uint32_t pad;
+    int64_t value;
+} cs_wire_span_arg;
+
+typedef struct cs_wire_step {
+    cs_wire_header h;
+    int64_t ts_ns, step, epoch;
+    uint32_t label;
+    uint32_t pad;
+} cs_wire_step;
+
+typedef struct cs_wire_cache_lookup {
+    cs_wire_header h;
+    uint64_t lookup_id; /* process-local, for CLOSURE messages */
+    int64_t ts_ns, compile_ns, step;
+    uint32_t cache, program, handle, fingerprint;
+    int32_t verdict;
+    uint32_t track;
+    uint32_t key_count, closure_count;
+    /* followed by key_count cs_key_component, then closure_count cs_closure_entry */
+} cs_wire_cache_lookup;
+
+typedef struct cs_wire_closure {
+    cs_wire_header h;
+    uint64_t lookup_id;
+    cs_closure_entry entry;
+} cs_wire_closure;
+
+typedef struct cs_wire_counter {
+    cs_wire_header h;
+    int64_t ts_ns, value;
+    uint32_t scope, name;
+} cs_wire_counter;
+
+typedef struct cs_wire_method {
+    cs_wire_header h;
+    cs_method_info info; /* ts_ns resolved */
+} cs_wire_method;
+
+typedef struct cs_wire_invalidation {
+    cs_wire_header h;
+    int64_t ordinal;
+    int32_t list, kind;
+    uint32_t text_len; /* bytes that follow */
+    uint32_t truncated; /* 1 when the caller's text was longer than CS_WIRE_MAX_TEXT */
+} cs_wire_invalidation;
+
+typedef struct cs_wire_module_load {
+    cs_wire_header h;
+    int64_t start_ns, dur_ns, block_dim, compile_ns, source_bytes, lto_artifacts;
+    uint32_t name, hash, device;
+    int32_t result;
+    uint32_t track, option_count, kernel_count, pad;
+    /* followed by option_count cs_module_option, then kernel_count cs_module_kernel */
+} cs_wire_module_load;
+
+typedef struct cs_wire_cuda_program {
+    cs_wire_header h;
+    int64_t start_ns, dur_ns, result, log_bytes, output_bytes;
+    int32_t api;
+    uint32_t name, source_digest, track, input_count, option_count;
+    /* followed by input_count cs_cuda_input, then option_count cs_str (padded to 8) */
+} cs_wire_cuda_program;
+
+typedef struct cs_wire_cuda_jit {
+    cs_wire_header h;
+    cs_cuda_jit jit;
+} cs_wire_cuda_jit;
+
+typedef struct cs_wire_cuda_module {
+    cs_wire_header h;
+    int64_t ts_ns, module_id, cubin_bytes;
+    int32_t op;
+    uint32_t digest;
+} cs_wire_cuda_module;
+
+typedef struct cs_wire_kernel_launch {
+    cs_wire_header h;
+    cs_kernel_launch launch; /* start_ns resolved */
+} cs_wire_kernel_launch;
+
+typedef struct cs_wire_phase_timing {
+    cs_wire_header h;
+    int64_t start_ns, dur_ns;
+    int32_t tool;
+    uint32_t input, phase, arch;
+} cs_wire_phase_timing;
+
+#endif /* COMPILESCOPE_WIRE_PROTOCOL_H */

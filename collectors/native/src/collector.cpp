@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: MIT
+// Session lifecycle, per-thread buffers, string/track interning, the flusher thread and fork().
+//
+// Why: everything that may lock, allocate or make a system call lives here, off the caller's hot
+// path. The flusher wakes every few milliseconds, reads each ring's published write position
+// FIRST and only then sends the string and track definitions known at that moment: an event can
+// only use a string interned before it was published, so the recorder always sees a definition
+// before its first use without the hot path having to care about ordering.
+#include "collector_state.h"
+
+#include <compilescope/wire_protocol.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
+
+extern "C" {
+CS_API int cs_active_flag = 0;
+}
+
+namespace cs::collector {
+
+namespace {
+std::mutex g_wakeMutex;
+std::condition_variable g_wake;
+
+std::size_t envSize(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(v, &end, 10);
+    if (end == v || n < lo || n > hi) return fallback;
+    return static_cast<std::size_t>(n);
+}
+
+std::size_t roundUpPow2(std::size_t n) {
+    std::size_t p = 4096;
+    while (p < n) p <<= 1;
+    return p;
+}
+
+void setActive(int v) { __atomic_store_n(&cs_active_flag, v, __ATOMIC_RELAXED); }
+
+void threadExited(void* p) { static_cast<ThreadBuffer*>(p)->orphaned.store(true, std::memory_order_release); }
+
+template <class T>
+void appendStruct(std::vector<unsigned char>& out, const T& v) {
+    const auto* b = reinterpret_cast<const unsigned char*>(&v);
+    out.insert(out.end(), b, b + sizeof v);
+}
+void appendPadded(std::vector<unsigned char>& out, const char* data, std::size_t n) {
+    out.insert(out.end(), data, data + n);
+    out.resize(out.size() + (CS_WIRE_ALIGN(n) - n), 0);
+}
+
+// Sends the staging buffer; on failure the link is down for good and everything later is dropped.
+void sendStaged(Global& g) {
+    if (g.out.empty() || g.fd < 0) return;
+    if (!sendAll(g.fd, g.out.data(), g.out.size())) {
+        g.linkUp.store(false, std::memory_order_relaxed);
+        warnOnce(std::string("lost the connection to the recorder (") + std::strerror(errno) +
+                 "); further events are dropped and counted");
+        ::close(g.fd);
+        g.fd = -1;
+    }
+    g.out.clear();
+}
+
+void stageDefinitions(Global& g) {
+    std::lock_guard<std::mutex> lock(g.stringMutex);
+    for (; g.stringsSent < g.strings.size(); ++g.stringsSent) {
+        const std::string& s = g.strings[g.stringsSent];
+        cs_wire_string m{{CS_WIRE_STRING, 0, static_cast<std::uint32_t>(sizeof(cs_wire_string) + CS_WIRE_ALIGN(s.size()))},
+                         static_cast<std::uint32_t>(g.stringsSent + 1), static_cast<std::uint32_t>(s.size())};
+        appendStruct(g.out, m);
+        appendPadded(g.out, s.data(), s.size());
+    }
+    for (; g.tracksSent < g.tracks.size(); ++g.tracksSent) {
+        const TrackDef& t = g.tracks[g.tracksSent];
+        cs_wire_track m{{CS_WIRE_TRACK, 0, sizeof(cs_wire_track)}, static_cast<std::uint32_t>(g.tracksSent + 1),
+                        t.kind, t.tid, t.name, 0};
+        appendStruct(g.out, m);
+    }
+}
+
+void stageDrops(Global& g, std::uint64_t count, std::uint32_t reason) {
+    cs_wire_dropped d{{CS_WIRE_DROPPED, 0, sizeof(cs_wire_dropped)}, count, reason, 0};
+    appendStruct(g.out, d);
+}
+
+// One pass over every ring. Caller holds flushMutex.
+void flushLocked(Global& g) {
+    std::vector<ThreadBuffer*> buffers;
+    {
+        std::lock_guard<std::mutex> lock(g.registryMutex);
+        buffers = g.buffers;
+    }
+    std::vector<std::uint64_t> ends(buffers.size());
+    std::vector<bool> wasOrphaned(buffers.size());
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        wasOrphaned[i] = buffers[i]->orphaned.load(std::memory_order_acquire);
+        ends[i] = buffers[i]->ring.writePos();  // acquire: publishes every string used before it
+    }
+    if (g.pendingConnect && g.linkUp.load(std::memory_order_relaxed)) {
+        // A forked child connects only once it has recorded something, so that a fork + exec
+        // does not leave an empty "unfinished" session behind.
+        bool any = false;
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            any = any || ends[i] != buffers[i]->ring.readPos() ||
+                  buffers[i]->dropped.load(std::memory_order_relaxed) != buffers[i]->droppedSent;
+        if (!any) return;
+        g.pendingConnect = false;
+        std::string error;
+        g.fd = connectRecorder(g.socketPath, error);
+        if (g.fd < 0 || !sendHello(g.fd, g.runtime)) {
+            g.linkUp.store(false);
+            warnOnce("a forked child cannot reach the recorder (" + error + "); its events are dropped and counted");
+        }
+    }
+    const bool up = g.linkUp.load(std::memory_order_relaxed) && g.fd >= 0;
+    if (up) stageDefinitions(g);
+    std::vector<std::pair<ThreadBuffer*, std::uint64_t>> releases;
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        ThreadBuffer* b = buffers[i];
+        std::uint64_t pos = b->ring.readPos();
+        const std::uint64_t end = ends[i];
+        const std::uint64_t dropped = b->dropped.load(std::memory_order_relaxed);
+        if (!up) {
+            // Nobody to send to: what is buffered is lost, and counted.
+            std::uint64_t lost = 0;
+            for (std::uint64_t p = pos; p < end;) {
+                cs_wire_header h;
+                std::memcpy(&h, b->ring.at(p), sizeof h);
+                if (h.type != CS_WIRE_PAD) ++lost;
+                p += h.size;
+            }
+            if (lost) b->dropped.fetch_add(lost, std::memory_order_relaxed);
+            b->ring.release(end);
+            continue;
+        }
+        if (pos == end && dropped == b->droppedSent) continue;
+        const std::size_t nameLen = b->nameSent ? 0 : std::strlen(b->name);
+        cs_wire_thread th{{CS_WIRE_THREAD, 0, static_cast<std::uint32_t>(sizeof(cs_wire_thread) + CS_WIRE_ALIGN(nameLen))},
+                          b->tid, static_cast<std::uint32_t>(nameLen), 0};
+        appendStruct(g.out, th);
+        appendPadded(g.out, b->name, nameLen);
+        b->nameSent = true;
+        while (pos < end) {
+            std::size_t n = b->ring.contiguous(pos, end);
+            const unsigned char* src = b->ring.at(pos);
+            g.out.insert(g.out.end(), src, src + n);
+            pos += n;
+            if (g.out.size() >= (1u << 20)) sendStaged(g);
+        }
+        releases.emplace_back(b, end);
+        if (dropped != b->droppedSent) {
+            stageDrops(g, dropped - b->droppedSent, 0);
+            b->droppedSent = dropped;
+        }
+    }
+    const std::uint64_t reentrant = g.droppedReentrant.load(std::memory_order_relaxed);
+    if (up && reentrant != g.reentrantSent) {
+        stageDrops(g, reentrant - g.reentrantSent, 1);
+        g.reentrantSent = reentrant;
+    }
+    if (up) sendStaged(g);
+    // Ring space is given back only once its bytes are in the socket: a kill -9 loses at most what
+    // the rings hold, never a half-sent staging buffer.
+    for (auto& [b, end] : releases) b->ring.release(end);
+    // Free the buffers of threads that have exited and whose last bytes are now out.
+    std::lock_guard<std::mutex> lock(g.registryMutex);
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        ThreadBuffer* b = buffers[i];
+        if (!wasOrphaned[i] || b->ring.readPos() != b->ring.writePos()) continue;
+        g.droppedNoBuffer.fetch_add(b->dropped.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        std::erase(g.buffers, b);
+        delete b;
+    }
+}
+
+void* flusherMain(void*) {
+    Global& g = global();
+    // The flusher must never record itself: a hook that records from every thread must skip it.
+    threadState().busy = 1;
+    while (!g.stopFlusher.load(std::memory_order_acquire)) {
+        {
+            std::lock_guard<std::mutex> lock(g.flushMutex);
+            flushLocked(g);
+        }
+        std::unique_lock<std::mutex> lock(g_wakeMutex);
+        g_wake.wait_for(lock, std::chrono::milliseconds(g.flushIntervalMs),
+                        [&] { return g.stopFlusher.load(std::memory_order_acquire); });
+    }
+    return nullptr;
+}
+
+bool startFlusher(Global& g) {
+    g.stopFlusher.store(false);
+    g.flusherRunning = pthread_create(&g.flusher, nullptr, flusherMain, nullptr) == 0;
+    return g.flusherRunning;
+}
+
+void stopFlusherThread(Global& g) {
+    if (!g.flusherRunning) return;
+    {
+        std::lock_guard<std::mutex> lock(g_wakeMutex);
+        g.stopFlusher.store(true, std::memory_order_release);
+    }
+    g_wake.notify_all();
+    pthread_join(g.flusher, nullptr);
+    g.flusherRunning = false;
+}
+
+// fork(): the child has one thread. Its copy of the parent's unsent events belongs to the parent,
+// so it discards them, forgets the other threads' buffers and records itself as a new session.
+void beforeFork() {
+    Global& g = global();
+    g.startMutex.lock();
+    g.flushMutex.lock();
+    g.registryMutex.lock();
+    g.stringMutex.lock();
+}
+void afterForkParent() {
+    Global& g = global();
+    g.stringMutex.unlock();
+    g.registryMutex.unlock();
+    g.flushMutex.unlock();
+    g.startMutex.unlock();
+}
+void afterForkChild() {
+    Global& g = global();
+    ThreadBuffer* mine = threadState().buf;
+    for (ThreadBuffer* b : g.buffers)
+        if (b != mine) delete b;
+    g.buffers.clear();
+    if (mine) {
+        mine->ring.discard();
+        mine->tid = static_cast<std::int64_t>(::syscall(SYS_gettid));
+        mine->nameSent = false;
+        mine->dropped.store(0);
+        mine->droppedSent = 0;
+        g.buffers.push_back(mine);
+    }
+    g.stringsSent = g.tracksSent = 0;
+    g.droppedReentrant.store(0);
+    g.reentrantSent = 0;
+    g.droppedNoBuffer.store(0);
+    g.flusherRunning = false;
+    if (g.fd >= 0) ::close(g.fd);
+    g.fd = -1;
+    g.stringMutex.unlock();
+    g.registryMutex.unlock();
+    g.flushMutex.unlock();
+    g.startMutex.unlock();
+    if (!g.started || !active() || g.socketPath.empty() || !g.linkUp.load()) return;
+    g.pendingConnect = true;
+    if (!startFlusher(g)) {
+        g.linkUp.store(false);
+        warnOnce("a forked child cannot start the collector thread; its events are dropped and counted");
+    }
+}
+
+void atExit() { cs_stop(); }
+}  // namespace
+
+Global& global() {
+    // Never destroyed: threads may still record while static destructors run at exit.
+    static Global* g = new Global;
+    return *g;
+}
+
+std::int64_t monotonicNs() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+void warnOnce(const std::string& message) {
+    if (global().warned.exchange(true)) return;
+    std::fprintf(stderr, "compilescope: %s\n", message.c_str());
+    std::fflush(stderr);
+}
+
+ThreadBuffer* createThreadBuffer() {
+    Global& g = global();
+    auto* mem = new (std::nothrow) unsigned char[g.bufferBytes];
+    if (!mem) return nullptr;
+    auto* b = new (std::nothrow) ThreadBuffer(mem, g.bufferBytes);
+    if (!b) {
+        delete[] mem;
+        return nullptr;
+    }
+    b->memory.reset(mem);
+    b->tid = static_cast<std::int64_t>(::syscall(SYS_gettid));
+    prctl(PR_GET_NAME, b->name, 0, 0, 0);
+    {
+        std::lock_guard<std::mutex> lock(g.registryMutex);
+        g.buffers.push_back(b);
+    }
+    pthread_setspecific(g.threadKey, b);
+    threadState().buf = b;
+    return b;
+}
+
+unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size) {
+    Global& g = global();
+    if (g.policy == Policy::Block) {
+        // Opt-in: the caller waits for the flusher instead of losing the event.
+        while (active() && g.linkUp.load(std::memory_order_relaxed)) {
+            g_wake.notify_one();
+            sched_yield();
+            if (unsigned char* p = b->ring.reserve(size)) return p;
+        }
+    }
+    b->dropped.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+}
+
+void flushAll() {
+    Global& g = global();
+    std::lock_guard<std::mutex> lock(g.flushMutex);
+    flushLocked(g);
+}
+
+}  // namespace cs::collector
+
+using namespace cs::collector;
+
+extern "C" {
+
+CS_API int cs_start(const char* runtime, const char* output_path) {
+    Global& g = global();
+    std::lock_guard<std::mutex> lock(g.startMutex);
+    if (g.started) return g.linkUp.load() ? 1 : 0;
+    const char* disable = std::getenv("COMPILESCOPE_DISABLE");
+    if (disable && *disable && std::strcmp(disable, "0") != 0) return 0;
+    std::string socketPath;
+    if (const char* s = std::getenv("COMPILESCOPE_SOCKET"); s && *s) socketPath = s;
+    std::string output = output_path && *output_path ? output_path : "";
+    if (output.empty())
+        if (const char* o = std::getenv("COMPILESCOPE_OUTPUT"); o && *o) output = o;
+    if (socketPath.empty() && output.empty()) return 0;  // nobody asked for a recording
+
+    g.started = true;
+    if (runtime && *runtime) g.runtime = runtime;
+    g.bufferBytes = roundUpPow2(envSize("COMPILESCOPE_BUFFER_KB", 256, 16, 1 << 20) * 1024);
+    g.flushIntervalMs = static_cast<unsigned>(envSize("COMPILESCOPE_FLUSH_MS", 5, 1, 1000));
+    const char* policy = std::getenv("COMPILESCOPE_BUFFER_POLICY");
+    g.policy = policy && std::strcmp(policy, "block") == 0 ? Policy::Block : Policy::Drop;
+    pthread_key_create(&g.threadKey, threadExited);
+    pthread_atfork(beforeFork, afterForkParent, afterForkChild);
+    std::atexit(atExit);
+    setActive(1);  // from here on, events are buffered or counted as dropped
+
+    std::string error;
+    if (socketPath.empty()) {
+        socketPath = spawnRecorder(output, error);
+        if (socketPath.empty()) {
+            warnOnce("cannot record to " + output + ": " + error +
+                     "; the program runs unchanged and its events are dropped and counted");
+            return 0;
+        }
+        // exec'd children that use the collector join this recording.
+        ::setenv("COMPILESCOPE_SOCKET", socketPath.c_str(), 1);
+    }
+    g.socketPath = socketPath;
+    g.fd = connectRecorder(socketPath, error);
+    if (g.fd < 0 || !sendHello(g.fd, g.runtime)) {
+        warnOnce("cannot reach the recorder at " + socketPath + " (" + error +
+                 "); the program runs unchanged and its events are dropped and counted");
+        return 0;
+    }
+    g.linkUp.store(true);
+    if (!startFlusher(g)) {
+        g.linkUp.store(false);
+        warnOnce("cannot start the collector thread; events are dropped and counted");
+        return 0;
+    }
+    return 1;
+}
+
+CS_API void cs_stop(void) {
+    Global& g = global();
+    std::lock_guard<std::mutex> lock(g.startMutex);
+    if (!g.started || !active()) return;
+    setActive(0);
+    stopFlusherThread(g);
+    std::lock_guard<std::mutex> flushLock(g.flushMutex);
+    flushLocked(g);
+    if (g.fd >= 0 && g.linkUp.load()) {
+        cs_wire_goodbye bye{{CS_WIRE_GOODBYE, 0, sizeof(cs_wire_goodbye)}, monotonicNs()};
+        sendAll(g.fd, &bye, sizeof bye);
+        ::shutdown(g.fd, SHUT_WR);
+        // Wait (briefly) for the recorder to close its end: the goodbye is then read.
+        char c;
+        while (::recv(g.fd, &c, 1, 0) > 0) {
+        }
+    }
+    if (g.fd >= 0) ::close(g.fd);
+    g.fd = -1;
+    g.linkUp.store(false);
+}
+
+CS_API int cs_enabled(void) { return active() ? 1 : 0; }
+
+CS_API void cs_flush(void) {
+    if (!active()) return;
+    flushAll();
+}
+
+CS_API std::uint64_t cs_dropped_count(void) {
+    Global& g = global();
+    std::uint64_t n = g.droppedNoBuffer.load() + g.droppedReentrant.load();
+    std::lock_guard<std::mutex> lock(g.registryMutex);
+    for (ThreadBuffer* b : g.buffers) n += b->dropped.load(std::memory_order_relaxed);
+    return n;
+}
+
+CS_API std::int64_t cs_now_ns(void) { return monotonicNs(); }
+
+CS_API cs_str cs_intern_n(const char* s, std::size_t len) {
+    if (!s || !active()) return 0;
+    Global& g = global();
+    ThreadState& t = threadState();
+    if (t.busy) return 0;
+    t.busy = 1;
+    cs_str id = 0;
+    try {
+        std::lock_guard<std::mutex> lock(g.stringMutex);
+        std::string key(s, len);
+        auto it = g.stringIds.find(key);
+        if (it != g.stringIds.end()) {
+            id = it->second;
+        } else if (g.strings.size() < 0xFFFFFFF0u) {
+            g.strings.push_back(key);
+            id = static_cast<cs_str>(g.strings.size());
+            g.stringIds.emplace(std::move(key), id);
+        }
+    } catch (...) {
+        id = 0;  // out of memory: the event shows no string rather than breaking the host
+    }
+    t.busy = 0;
+    return id;
+}
+
+CS_API cs_str cs_intern(const char* s) { return s ? cs_intern_n(s, std::strlen(s)) : 0; }
+
+CS_API cs_track cs_track_create(cs_str name, int kind, std::int64_t tid) {
+    if (!active()) return 0;
+    Global& g = global();
+    try {
+        std::lock_guard<std::mutex> lock(g.stringMutex);
+        g.tracks.push_back({kind, tid, name});
+        return static_cast<cs_track>(g.tracks.size());
+    } catch (...) {
+        return 0;
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// Process-wide state of the collector library and the per-thread event path.
+//
+// Why this shape: the public functions (events.cpp) must cost a few nanoseconds, so the state they
+// touch is one thread-local struct (buffer pointer + reentrancy flag) and one global flag read with a
+// relaxed load. Everything slow - creating a thread's buffer, interning strings, talking to the
+// recorder, fork handling - lives in collector.cpp and recorder_link.cpp, off the hot path.
+#pragma once
+
+#include "ring_buffer.h"
+
+#include <compilescope/compilescope.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <pthread.h>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+extern "C" {
+// 1 from cs_start until cs_stop (also while the recorder is unreachable: events are then counted
+// as dropped). Read with a relaxed atomic load; exported for compilescope_macros.h.
+CS_API extern int cs_active_flag;
+}
+
+namespace cs::collector {
+
+inline bool active() { return __atomic_load_n(&cs_active_flag, __ATOMIC_RELAXED) != 0; }
+
+// One recording thread's ring. Created on the thread's first event, freed by the flusher once the
+// thread has exited (orphaned) and its bytes were sent.
+struct ThreadBuffer {
+    ThreadBuffer(unsigned char* mem, std::size_t cap) : ring(mem, cap) {}
+    RingBuffer ring;
+    std::int64_t tid = 0;
+    char name[32] = {};
+    bool nameSent = false;                    // flusher only
+    std::atomic<std::uint64_t> dropped{0};    // producer adds on a full ring / no recorder
+    std::uint64_t droppedSent = 0;            // flusher only
+    std::atomic<bool> orphaned{false};
+    std::unique_ptr<unsigned char[]> memory;  // the ring's bytes
+};
+
+struct ThreadState {
+    ThreadBuffer* buf = nullptr;
+    int busy = 0;  // reentrancy guard: an event recorded while one is being written is dropped
+};
+
+enum class Policy { Drop, Block };
+
+struct TrackDef {
+    std::int32_t kind;
+    std::int64_t tid;
+    cs_str name;
+};
+
+struct Global {
+    // configuration, fixed at cs_start
+    Policy policy = Policy::Drop;
+    std::size_t bufferBytes = 256 * 1024;
+    unsigned flushIntervalMs = 5;
+    std::string runtime = "native";
+    std::string socketPath;
+
+    std::atomic<bool> linkUp{false};   // false: events are counted as dropped
+    std::atomic<bool> warned{false};   // one warning per process
+    std::atomic<std::uint64_t> droppedNoBuffer{0};
+    std::atomic<std::uint64_t> droppedReentrant{0};
+    std::atomic<std::uint64_t> nextLookup{1};
+
+    std::mutex registryMutex;  // buffers
+    std::vector<ThreadBuffer*> buffers;
+    std::mutex stringMutex;  // strings, tracks
+    std::unordered_map<std::string, cs_str> stringIds;
+    std::vector<std::string> strings;  // id - 1 -> text
+    std::vector<TrackDef> tracks;      // id - 1 -> definition
+
+    std::mutex flushMutex;  // one flush at a time; owns everything below
+    int fd = -1;
+    bool pendingConnect = false;  // forked child: connect on the first flush that has events
+    std::size_t stringsSent = 0, tracksSent = 0;
+    std::vector<unsigned char> out;  // staging buffer of the flush in progress
+    std::uint64_t reentrantSent = 0;
+
+    std::mutex startMutex;
+    bool started = false;
+    pthread_t flusher{};
+    bool flusherRunning = false;
+    std::atomic<bool> stopFlusher{false};
+    pthread_key_t threadKey{};
+};
+
+Global& global();
+// Constant-initialised, so no guard on access: one TLS address computation per event.
+inline ThreadState& threadState() {
+    static thread_local ThreadState state;
+    return state;
+}
+
+// Creates the calling thread's buffer (allocation, lock, one gettid). nullptr when out of memory.
+ThreadBuffer* createThreadBuffer();
+// Called with a full ring: waits for room under the block policy, else counts a drop.
+unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size);
+
+// Prints "compilescope: <message>" on stderr once per process.
+void warnOnce(const std::string& message);
+// Sends everything buffered so far to the recorder (flush lock taken inside).
+void flushAll();
+
+// recorder_link.cpp
+int connectRecorder(const std::string& socketPath, std::string& error);
+bool sendAll(int fd, const void* data, std::size_t n);
+bool sendHello(int fd, const std::string& runtime);
+// Starts a private recorder writing `outputPath`; returns its socket path or "" with `error` set.
+std::string spawnRecorder(const std::string& outputPath, std::string& error);
+std::int64_t monotonicNs();
+
+// Appends one wire record of `size` bytes to the calling thread's ring; `fill` writes it.
+template <class Fill>
+inline void emit(std::uint32_t size, Fill&& fill) {
+    ThreadState& t = threadState();
+    if (t.busy) {
+        global().droppedReentrant.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    t.busy = 1;
+    ThreadBuffer* b = t.buf ? t.buf : createThreadBuffer();
+    if (b) {
+        if (!global().linkUp.load(std::memory_order_relaxed)) {
+            b->dropped.fetch_add(1, std::memory_order_relaxed);
+        } else if (size > b->ring.capacity() / 4) {
+            b->dropped.fetch_add(1, std::memory_order_relaxed);
+        } else {
+            unsigned char* p = b->ring.reserve(size);
+            if (!p) p = waitForRoom(b, size);
+            if (p) {
+                fill(p);
+                b->ring.commit(size);
+            }
+        }
+    }
+    t.busy = 0;
+}
+
+}  // namespace cs::collector

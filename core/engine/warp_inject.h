@@ -1,0 +1,25 @@
+// The Python start-up hook CompileScope puts in front of a Warp program: a `sitecustomize` module
+// placed first on PYTHONPATH.
+//
+// Why sitecustomize: it runs before the program's first import however the program is started
+// (`python app.py`, `python -m pkg`, a test runner), without editing the program. It must stay
+// additive and harmless: it chains to a sitecustomize the environment already had, does nothing
+// until `warp` itself is imported (a meta-path finder that removes itself after the first hit), and
+// swallows its own failures so the program runs exactly as it would have. Two uses share it:
+// `measure` turns on Warp's verbose timers and records every launch's shape for compare's topology
+// check; `record --warp` installs the in-process collector (compilescope.warp).
+#pragma once
+
+#include <string>
+
+namespace cs::engine::warp {
+
+enum class WarpHook {
+    MeasureTimersAndLaunches,  // warp.config.verbose = True; launches -> $COMPILESCOPE_LAUNCH_RECORD (JSON)
+    InstallCollector,          // compilescope.warp.install()
+};
+
+// The source text of sitecustomize.py for `hook`.
+std::string warpSiteCustomize(WarpHook hook);
+
+}  // namespace cs::engine::warp

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Prints figure / limit / ratio for each speed or size target found in Google Benchmark JSON.
+
+Usage: bench_ratios.py RESULTS.json [MORE.json ...]
+       (produce them with:  BENCH --benchmark_format=json --benchmark_out=RESULTS.json)
+
+Every target names a figure (a benchmark's time, counter or items/s, or the quotient of two
+benchmarks' throughputs measured in the same run), its limit and whether lower or higher is better.
+ratio = figure / limit for "at most" targets and limit / figure for "at least" targets, so a ratio
+<= 1.0 always means the target is met. Exit status 1 when a target present in the input is missed;
+targets whose benchmarks are absent are listed as "not run".
+"""
+import json
+import sys
+
+# (label, kind, spec, limit, unit). kind: "time" (ns per iteration), "counter" (name), "items" (items/s),
+# "ratio" (items/s of spec[0] divided by items/s of spec[1]). Limits: "<=" or ">=".
+TARGETS = [
+    ("disabled event, macro site", "time", ("BM_DisabledMacro",), ("<=", 2.0), "ns"),
+    ("disabled event, function call", "time", ("BM_DisabledCall",), ("<=", 2.0), "ns"),
+    ("enabled event p50, caller's thread", "counter", ("BM_EnabledEvent", "p50_ns"), ("<=", 50.0), "ns"),
+    ("enabled event p99, caller's thread (shown, no limit)", "counter", ("BM_EnabledEvent", "p99_ns"), None, "ns"),
+    ("end-to-end ingest into SQLite", "items", ("BM_EndToEndIngest",), (">=", 1.0e6), "events/s"),
+    ("end-to-end ingest / raw SQLite inserts", "ratio", ("BM_EndToEndIngest", "BM_RawSqliteInsert"), (">=", 0.5), ""),
+    ("bytes per event on disk", "counter", ("BM_EndToEndIngest", "bytes_per_event"), ("<=", 64.0), "B"),
+    ("TraceWriter spans / raw SQLite inserts", "ratio", ("BM_TraceWriterSpans", "BM_RawSqliteSpans"), (">=", 0.5), ""),
+]
+
+TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def load(paths):
+    runs = {}
+    for path in paths:
+        with open(path) as f:
+            for b in json.load(f).get("benchmarks", []):
+                if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+                    continue
+                runs[b["run_name"] if "run_name" in b else b["name"]] = b
+    return runs
+
+
+def find(runs, prefix):
+    for name, b in runs.items():
+        if name == prefix or name.startswith(prefix + "/"):
+            return b
+    return None
+
+
+def figure(runs, kind, spec):
+    b = find(runs, spec[0])
+    if b is None:
+        return None
+    if kind == "time":
+        return b["real_time"] * TO_NS[b.get("time_unit", "ns")]
+    if kind == "counter":
+        return b.get(spec[1])
+    if kind == "items":
+        return b.get("items_per_second")
+    other = find(runs, spec[1])
+    if other is None or not other.get("items_per_second") or not b.get("items_per_second"):
+        return None
+    return b["items_per_second"] / other["items_per_second"]
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    runs = load(sys.argv[1:])
+    missed = 0
+    print(f"{'target':<55} {'figure':>14} {'limit':>14} {'ratio':>7}  verdict")
+    for label, kind, spec, limit, unit in TARGETS:
+        value = figure(runs, kind, spec)
+        if value is None:
+            print(f"{label:<55} {'not run':>14}")
+            continue
+        shown = f"{value:,.3g} {unit}".strip()
+        if limit is None:
+            print(f"{label:<55} {shown:>14} {'-':>14} {'-':>7}  info")
+            continue
+        op, lim = limit
+        ratio = value / lim if op == "<=" else (lim / value if value else float("inf"))
+        ok = ratio <= 1.0
+        missed += not ok
+        print(f"{label:<55} {shown:>14} {op + ' ' + format(lim, ',.3g'):>14} {ratio:>7.3f}  {'met' if ok else 'MISSED'}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

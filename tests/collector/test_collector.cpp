@@ -1,0 +1,263 @@
+// The collector, the recorder and `compilescope record`, through the real binaries and real traces.
+//
+// Each test runs collector_job (a C program using compilescope.h) under the launcher or with its own
+// recorder and then reads the trace with SQLite, so what is checked is what a user would see.
+#include "test_util.h"
+
+#include "core/trace/live_registry.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+using cs::test::TempDir;
+
+const std::string kCli = COMPILESCOPE_CLI;
+const std::string kJob = COLLECTOR_JOB;
+
+struct Run {
+    int status;
+    std::string out, err;
+};
+
+// Runs `env... command` through the shell, capturing stdout and stderr.
+Run run(const TempDir& dir, const std::string& command) {
+    const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
+    int st = std::system((command + " >" + out + " 2>" + err).c_str());
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), cs::test::readFile(out), cs::test::readFile(err)};
+}
+
+// A one-column integer or text query on a trace.
+class Db {
+public:
+    explicit Db(const std::string& path) {
+        EXPECT_EQ(sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        sqlite3_busy_timeout(m_db, 5000);
+    }
+    ~Db() { sqlite3_close(m_db); }
+    std::vector<std::string> col(const std::string& sql) {
+        std::vector<std::string> rows;
+        sqlite3_stmt* st = nullptr;
+        EXPECT_EQ(sqlite3_prepare_v2(m_db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sql << ": " << sqlite3_errmsg(m_db);
+        while (st && sqlite3_step(st) == SQLITE_ROW) {
+            auto* t = sqlite3_column_text(st, 0);
+            rows.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
+        }
+        sqlite3_finalize(st);
+        return rows;
+    }
+    std::int64_t one(const std::string& sql) {
+        auto r = col(sql);
+        return r.empty() || r[0] == "NULL" ? -1 : std::stoll(r[0]);
+    }
+
+private:
+    sqlite3* m_db = nullptr;
+};
+
+int countLines(const std::string& text, const std::string& prefix) {
+    int n = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t nl = text.find('\n', pos);
+        if (text.compare(pos, prefix.size(), prefix) == 0) ++n;
+        if (nl == std::string::npos) break;
+        pos = nl + 1;
+    }
+    return n;
+}
+
+TEST(Collector, EightThreadsTimesHundredThousandArriveExactly) {
+    TempDir dir;
+    const auto trace = dir.file("t.cstrace");
+    auto r = run(dir, "COMPILESCOPE_BUFFER_POLICY=block COLLECTOR_JOB_PRINT_DROPS=1 " + kCli + " record -o " + trace +
+                          " -- " + kJob + " threads 8 100000");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "dropped=0\n");
+    Db db(trace);
+    EXPECT_EQ(db.one("SELECT count(*) FROM spans"), 800000);
+    auto perThread = db.col("SELECT count(*) FROM spans s JOIN tracks t ON t.id = s.track_id WHERE t.kind = 0 "
+                            "GROUP BY t.id");
+    EXPECT_EQ(perThread, std::vector<std::string>(8, "100000"));
+    EXPECT_EQ(db.one("SELECT count(*) FROM stats"), 0);
+    EXPECT_EQ(db.one("SELECT count(*) FROM sessions WHERE end_ns IS NOT NULL AND exit_status = 0"), 1);
+}
+
+TEST(Collector, DropPolicyCountsEveryLostEvent) {
+    TempDir dir;
+    const auto trace = dir.file("t.cstrace");
+    auto r = run(dir, "COMPILESCOPE_BUFFER_KB=16 COLLECTOR_JOB_PRINT_DROPS=1 " + kCli + " record -o " + trace + " -- " +
+                          kJob + " threads 8 100000");
+    ASSERT_EQ(r.status, 0) << r.err;
+    Db db(trace);
+    const auto arrived = db.one("SELECT count(*) FROM spans");
+    const auto dropped = db.one("SELECT coalesce(sum(count), 0) FROM stats WHERE name = 'dropped_buffer_full'");
+    EXPECT_EQ(arrived + dropped, 800000) << "arrived " << arrived << ", dropped " << dropped;
+    EXPECT_EQ(r.out, "dropped=" + std::to_string(dropped) + "\n");
+}
+
+TEST(Collector, ForkAndExecChildrenAreTheirOwnSessions) {
+    TempDir dir;
+    const auto trace = dir.file("t.cstrace");
+    auto r = run(dir, kCli + " record -o " + trace + " -- " + kJob + " family");
+    ASSERT_EQ(r.status, 0) << r.err;
+    Db db(trace);
+    EXPECT_EQ(db.one("SELECT count(*) FROM sessions"), 3);
+    // Parent first; both children point at it, and every session ended normally.
+    EXPECT_EQ(db.one("SELECT count(*) FROM sessions WHERE parent_session_id = 1 AND ppid = "
+                     "(SELECT pid FROM sessions WHERE id = 1)"), 2);
+    EXPECT_EQ(db.one("SELECT count(*) FROM sessions WHERE end_ns IS NULL"), 0);
+    auto spans = db.col("SELECT n.str || ':' || count(*) FROM spans s JOIN strings n ON n.id = s.name_sid "
+                        "GROUP BY n.str ORDER BY n.str");
+    EXPECT_EQ(spans, (std::vector<std::string>{"exec-child:10", "forked-child:10", "parent:10", "parent-after:10"}));
+    // Each child's spans are on its own session's tracks.
+    EXPECT_EQ(db.one("SELECT count(DISTINCT t.session_id) FROM spans s JOIN tracks t ON t.id = s.track_id"), 3);
+    auto cmd = db.col("SELECT c.str FROM sessions s JOIN strings c ON c.id = s.cmdline_sid WHERE s.id = 3");
+    ASSERT_EQ(cmd.size(), 1u);
+    EXPECT_NE(cmd[0].find(" child"), std::string::npos);
+}
+
+TEST(Collector, EveryRecordTypeArrivesWithItsFields) {
+    TempDir dir;
+    const auto trace = dir.file("t.cstrace");
+    // No launcher: the process starts its own recorder from COMPILESCOPE_OUTPUT.
+    const std::string runtime = dir.file("xdg");
+    std::filesystem::create_directories(runtime);
+    auto r = run(dir, "XDG_RUNTIME_DIR=" + runtime + " COMPILESCOPE_OUTPUT=" + trace + " " + kJob + " every");
+    ASSERT_EQ(r.status, 0) << r.err;
+    // The private recorder finalizes once the job's connection closed, then leaves the registry.
+    bool done = false;
+    for (int i = 0; i < 500 && !done; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        done = cs::trace::listLiveRecordings(runtime + "/compilescope").empty();
+    }
+    ASSERT_TRUE(done) << "the private recorder did not finish";
+    Db db(trace);
+    EXPECT_EQ(db.col("SELECT str FROM strings WHERE id = (SELECT runtime_sid FROM sessions)"),
+              std::vector<std::string>{"test-job"});
+    EXPECT_EQ(db.one("SELECT count(*) FROM spans"), 5);
+    EXPECT_EQ(db.one("SELECT count(*) FROM spans WHERE dur_ns IS NULL"), 1);  // begun, never ended
+    EXPECT_EQ(db.col("SELECT n.str FROM spans s JOIN strings n ON n.id = s.name_sid WHERE s.category = 6"),
+              std::vector<std::string>{"macro-span"});
+    EXPECT_EQ(db.col("SELECT value FROM span_args ORDER BY value"), (std::vector<std::string>{"42", "c"}));
+    EXPECT_EQ(db.col("SELECT n.str FROM tracks t JOIN strings n ON n.id = t.name_sid WHERE t.kind = 3 AND t.tid = 7"),
+              std::vector<std::string>{"lane"});
+    EXPECT_EQ(db.col("SELECT verdict || ',' || compile_ns || ',' || step FROM cache_lookups"),
+              std::vector<std::string>{"2,1000,1"});
+    EXPECT_EQ(db.col("SELECT n.str || ',' || role || ',' || coalesce(d.str, '-') || ',' || v.str FROM key_components k "
+                     "JOIN strings n ON n.id = k.name_sid LEFT JOIN strings d ON d.id = k.digest_sid "
+                     "JOIN strings v ON v.id = k.value_sid ORDER BY ordinal"),
+              (std::vector<std::string>{"a,3,b,c", "b,6,-,c"}));
+    EXPECT_EQ(db.col("SELECT m.str || ',' || coalesce(world, 'none') FROM closures c JOIN strings m ON m.id = c.method_sid"),
+              (std::vector<std::string>{"c,12", "b,none"}));
+    EXPECT_EQ(db.col("SELECT step FROM steps ORDER BY step"), (std::vector<std::string>{"1", "2"}));
+    EXPECT_EQ(db.one("SELECT count(*) FROM counters"), 2);
+    EXPECT_EQ(db.col("SELECT event || ',' || line || ',' || world FROM methods"), std::vector<std::string>{"1,12,33"});
+    EXPECT_EQ(db.col("SELECT t.str FROM invalidation_items i JOIN strings t ON t.id = i.text_sid"),
+              std::vector<std::string>{"jl_method_table_insert"});
+    EXPECT_EQ(db.col("SELECT block_dim || ',' || result || ',' || compile_ns FROM module_loads"),
+              std::vector<std::string>{"256,1,50"});
+    EXPECT_EQ(db.one("SELECT count(*) FROM module_options"), 1);
+    EXPECT_EQ(db.col("SELECT coalesce(g.str, '-') FROM module_kernels k LEFT JOIN strings g ON g.id = k.generic_sid "
+                     "ORDER BY k.rowid"),
+              (std::vector<std::string>{"-", "a"}));
+    EXPECT_EQ(db.col("SELECT api || ',' || result || ',' || output_bytes FROM cuda_programs"),
+              std::vector<std::string>{"1,0,77"});
+    EXPECT_EQ(db.one("SELECT count(*) FROM cuda_program_options"), 2);
+    EXPECT_EQ(db.one("SELECT bytes FROM cuda_program_inputs"), 99);
+    EXPECT_EQ(db.col("SELECT coalesce(start_ns, 'none') || ',' || operation || ',' || cache_bytes FROM cuda_jit"),
+              std::vector<std::string>{"none,1,1024"});
+    EXPECT_EQ(db.one("SELECT cubin_bytes FROM cuda_modules"), 4096);
+    EXPECT_EQ(db.col("SELECT grid_x || grid_y || grid_z || block_x || block_y || block_z FROM kernel_launches"),
+              std::vector<std::string>{"123456"});
+    EXPECT_EQ(db.col("SELECT tool || ',' || dur_ns FROM phase_timings"), std::vector<std::string>{"2,17"});
+    EXPECT_EQ(db.one("SELECT count(*) FROM stats"), 0);
+}
+
+TEST(Collector, UnwritableOutputKeepsExitStatusAndWarnsOnce) {
+    TempDir dir;
+    auto r = run(dir, kCli + " record -o /nonexistent-dir/x.cstrace -- " + kJob + " exit 3");
+    EXPECT_EQ(r.status, 3);
+    EXPECT_EQ(countLines(r.err, "compilescope"), 1) << r.err;
+    EXPECT_NE(r.err.find("/nonexistent-dir/x.cstrace"), std::string::npos) << r.err;
+    // Same without the launcher: the job's own recorder cannot create the file.
+    r = run(dir, "COMPILESCOPE_OUTPUT=/nonexistent-dir/y.cstrace COLLECTOR_JOB_PRINT_DROPS=1 " + kJob + " exit 4");
+    EXPECT_EQ(r.status, 4);
+    EXPECT_EQ(countLines(r.err, "compilescope"), 1) << r.err;
+    EXPECT_EQ(r.out, "dropped=5\n");  // the job's 5 events, counted
+}
+
+TEST(Collector, MissingRecorderKeepsExitStatusAndWarnsOnce) {
+    TempDir dir;
+    auto r = run(dir, "COMPILESCOPE_RECORDER=/nonexistent/recorder COMPILESCOPE_OUTPUT=" + dir.file("t.cstrace") +
+                          " " + kJob + " exit 5");
+    EXPECT_EQ(r.status, 5);
+    EXPECT_EQ(countLines(r.err, "compilescope"), 1) << r.err;
+    // A socket nobody listens on.
+    r = run(dir, "COMPILESCOPE_SOCKET=" + dir.file("none.sock") + " " + kJob + " exit 6");
+    EXPECT_EQ(r.status, 6);
+    EXPECT_EQ(countLines(r.err, "compilescope"), 1) << r.err;
+}
+
+TEST(Collector, KilledJobLeavesAnUnfinishedSession) {
+    TempDir dir;
+    const auto trace = dir.file("t.cstrace");
+    // The shell records the job's pid so the test can kill -9 exactly that process.
+    const std::string pidFile = dir.file("pid");
+    auto r = run(dir, kCli + " record -o " + trace + " -- sh -c 'echo $$ > " + pidFile + "; exec " + kJob + " steady " +
+                          dir.file("progress") + " 10 0' & for i in $(seq 100); do [ -s " + pidFile +
+                          " ] && break; sleep 0.05; done; sleep 0.3; kill -9 $(cat " + pidFile + "); wait");
+    EXPECT_EQ(r.status, 0) << r.err;
+    Db db(trace);
+    EXPECT_EQ(db.one("SELECT count(*) FROM sessions WHERE end_ns IS NULL"), 1);
+    EXPECT_GT(db.one("SELECT count(*) FROM counters"), 0);
+    EXPECT_EQ(db.col("PRAGMA integrity_check"), std::vector<std::string>{"ok"});
+}
+
+TEST(LiveRegistry, ListsARunningRecordingAndForgetsItAfterwards) {
+    TempDir dir;
+    const std::string runtime = dir.file("xdg");
+    std::filesystem::create_directories(runtime);
+    ::setenv("XDG_RUNTIME_DIR", runtime.c_str(), 1);
+    const std::string regDir = cs::trace::liveRegistryDir();
+    EXPECT_EQ(regDir, runtime + "/compilescope");
+    struct stat st{};
+    ASSERT_EQ(::stat(regDir.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0700u);
+
+    const auto trace = dir.file("live.cstrace");
+    std::thread job([&] {
+        run(dir, "XDG_RUNTIME_DIR=" + runtime + " " + kCli + " record -o " + trace + " -- " + kJob + " steady " +
+                     dir.file("progress") + " 1 1500");
+    });
+    std::vector<cs::trace::LiveRecording> live;
+    for (int i = 0; i < 200 && live.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        live = cs::trace::listLiveRecordings(regDir);
+    }
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_EQ(live[0].trace, trace);
+    EXPECT_NE(live[0].command.find("steady"), std::string::npos);
+    EXPECT_GT(live[0].startUnixNs, 0);
+    job.join();
+    EXPECT_TRUE(cs::trace::listLiveRecordings(regDir).empty());
+
+    // A stale entry (dead pid) is ignored and cleaned up; a malformed one is skipped.
+    cs::test::writeFile(regDir + "/999999999.live", "pid=999999999\ntrace=/x.cstrace\n");
+    cs::test::writeFile(regDir + "/junk.live", "no equals sign here\n");
+    EXPECT_TRUE(cs::trace::listLiveRecordings(regDir).empty());
+    EXPECT_FALSE(std::filesystem::exists(regDir + "/999999999.live"));
+    ::unsetenv("XDG_RUNTIME_DIR");
+}
+
+}  // namespace
