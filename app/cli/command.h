@@ -31,6 +31,7 @@ const std::vector<Command>& commands();
 Command infoCommand();
 Command sqlCommand();
 Command importCommand();
+Command reportCommand();
 Command checkCommand();
 Command explainCommand();
 Command whatifCommand();

@@ -7,6 +7,7 @@ const std::vector<Command>& commands() {
         infoCommand(),
         sqlCommand(),
         importCommand(),
+        reportCommand(),
         checkCommand(),
         explainCommand(),
         whatifCommand(),

@@ -1,22 +1,11 @@
 #include "json_writer.h"
 
+#include "utf8.h"
+
 #include <cmath>
 #include <cstdio>
 
 namespace cs::util {
-
-namespace {
-// Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
-size_t utf8Len(std::string_view s, size_t i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return 0;
-    for (size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-    if (n == 2 && c < 0xC2) return 0;  // overlong
-    return n;
-}
-}  // namespace
 
 std::string JsonWriter::quote(std::string_view s) {
     std::string out;
@@ -24,7 +13,7 @@ std::string JsonWriter::quote(std::string_view s) {
     out += '"';
     for (size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
-        size_t n = utf8Len(s, i);
+        size_t n = utf8SequenceLength(s, i);
         if (n == 0) {
             out += "\\ufffd";
             ++i;

@@ -1,0 +1,137 @@
+// Assembles the report: collects each trace's facts, renders the sections into the body, then writes
+// the head last, because the Content-Security-Policy must list the hashes of the inline blocks.
+#include "report.h"
+
+#include "html_builder.h"
+#include "report_assets.h"
+#include "sections.h"
+
+#include "core/engine/all_findings.h"
+#include "core/trace/reader.h"
+#include "core/util/json_writer.h"
+
+#include <sstream>
+
+namespace cs::report {
+
+TraceReport collectTrace(const trace::TraceReader& reader, const std::string& label, const ReportOptions& options) {
+    TraceReport r;
+    r.path = reader.path();
+    r.label = label;
+    collectSummary(reader, r);
+    r.findings = engine::collectFindings(reader);
+    collectTimeline(reader, r, options.timelineBuckets);
+    collectCacheMisses(reader, r);
+    collectRepeatedHashes(reader, r);
+    collectInvalidations(reader, r);
+    collectPhases(reader, r);
+    collectSamples(reader, r);
+    return r;
+}
+
+namespace {
+// Machine-readable figures of the report, for scripts that read a CI artifact, and for the page's
+// own script (severity counts). Script data: written by JsonWriter, which never emits '<'.
+std::string reportJson(const std::vector<TraceReport>& traces) {
+    std::ostringstream ss;
+    util::JsonWriter j(ss);
+    j.beginObject().key("format").value("compilescope-report-1").key("traces").beginArray();
+    for (const auto& t : traces) {
+        const Summary& s = t.summary;
+        bool pass = true;
+        for (const auto& a : s.acceptance) pass = pass && a.pass;
+        j.beginObject().key("label").value(t.label).key("path").value(truncateUtf8(t.path, 4096));
+        j.key("acceptance").value(s.acceptance.empty() ? "not-applicable" : pass ? "pass" : "fail");
+        j.key("sessions").value(s.sessions).key("lookups").value(s.lookups).key("misses").value(s.misses);
+        j.key("module_loads").value(s.moduleLoads).key("modules_compiled").value(s.modulesCompiled);
+        j.key("repeated_module_names").value(t.modules.repeated);
+        j.key("invalidation_items").value(t.invalidations.items);
+        j.key("phase_timings").value(t.phases.timings);
+        j.key("findings").beginArray();
+        for (const auto& f : t.findings) {
+            j.beginObject().key("kind").value(truncateUtf8(f.kind, 200));
+            j.key("severity").value(engine::severityName(f.severity));
+            j.key("title").value(truncateUtf8(f.title, 400));
+            if (f.costNs) j.key("cost_ns").value(*f.costNs);
+            j.endObject();
+        }
+        j.endArray().endObject();
+    }
+    j.endArray().endObject();
+    return ss.str();
+}
+
+std::string joinHashes(const std::vector<std::string>& hashes) {
+    std::string out;
+    for (const auto& h : hashes) out += " '" + h + "'";
+    return out;
+}
+}  // namespace
+
+std::string renderReport(const std::vector<TraceReport>& traces, const ReportOptions& options) {
+    HtmlBuilder body;
+    body.open("body");
+    body.open("header", {{"class", "top"}});
+    body.open("h1").leaf("span", "CompileScope", {{"class", "brand"}}).text(" \xC2\xB7 ").shortText(options.title, 120).close();
+    body.open("p", {{"class", "traces"}});
+    for (size_t i = 0; i < traces.size(); ++i) {
+        if (i) body.text("  \xC2\xB7  ");
+        if (traces.size() > 1) body.leaf("span", traces[i].label, {{"class", "tag"}});
+        body.open("code").shortText(traces[i].path, 160).close();
+    }
+    body.close().close();
+    body.open("nav", {{"class", "toc"}});
+    body.leaf("a", "Summary", {{"href", "#summary"}}).leaf("a", "Findings", {{"href", "#findings"}});
+    body.leaf("a", "Timeline", {{"href", "#timeline"}}).leaf("a", "Cache misses", {{"href", "#cache-misses"}});
+    body.leaf("a", "Repeated hashes", {{"href", "#repeated-hashes"}});
+    body.leaf("a", "Invalidation trees", {{"href", "#invalidations"}}).leaf("a", "Compiler phases", {{"href", "#phases"}});
+    if (traces.size() > 1 || options.ledger) body.leaf("a", "Comparison", {{"href", "#comparison"}});
+    body.close();
+    body.open("main");
+    renderSummary(body, traces);
+    renderFindings(body, traces);
+    renderTimeline(body, traces);
+    renderCacheMisses(body, traces);
+    renderRepeatedHashes(body, traces);
+    renderInvalidations(body, traces);
+    renderPhases(body, traces);
+    renderComparison(body, traces, options.ledger);
+    body.close();
+    body.open("footer").text("Written by ").shortText(options.generator, 80)
+        .text(". Self-contained: no network access, scripts limited by a Content-Security-Policy.").close();
+    body.jsonBlock("report-data", reportJson(traces));
+    body.scriptBlock(kReportJs);
+    body.close();  // body
+
+    HtmlBuilder head;
+    head.styleBlock(kReportCss);  // hashed first, so the CSP below can name it
+    std::string csp = "default-src 'none'; style-src" + joinHashes(head.styleHashes()) + "; script-src" +
+                      joinHashes(body.scriptHashes()) + "; img-src 'none'; base-uri 'none'; form-action 'none'";
+    HtmlBuilder doc;
+    doc.markup("<!DOCTYPE html>\n");
+    doc.open("html", {{"lang", "en"}});
+    doc.open("head");
+    doc.single("meta", {{"charset", "utf-8"}});
+    doc.single("meta", {{"http-equiv", "Content-Security-Policy"}, {"content", csp}});
+    doc.single("meta", {{"name", "referrer"}, {"content", "no-referrer"}});
+    doc.single("meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
+    doc.leaf("title", options.title);
+    doc.append(head);
+    doc.close();  // head
+    doc.append(body);
+    doc.close();  // html
+    return doc.str() + "\n";
+}
+
+void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out) {
+    std::vector<TraceReport> traces;
+    for (size_t i = 0; i < tracePaths.size(); ++i) {
+        auto reader = trace::TraceReader::open(tracePaths[i]);
+        std::string label(1, static_cast<char>('A' + static_cast<int>(i % 26)));
+        if (i >= 26) label += std::to_string(i / 26);
+        traces.push_back(collectTrace(*reader, label, options));
+    }
+    out << renderReport(traces, options);
+}
+
+}  // namespace cs::report

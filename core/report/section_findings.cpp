@@ -1,0 +1,69 @@
+// Findings with fixes: every analysis's conclusions (engine/all_findings.h), the same list the CLI's
+// `findings` prints and the GUI shows, most severe and most costly first.
+#include "sections.h"
+
+#include "core/util/units.h"
+
+#include <algorithm>
+
+namespace cs::report {
+
+namespace {
+int rank(engine::Severity s) {
+    return s == engine::Severity::Error ? 0 : s == engine::Severity::Warning ? 1 : 2;
+}
+
+void renderFinding(HtmlBuilder& h, const engine::Finding& f) {
+    std::string sev = engine::severityName(f.severity);
+    h.open("details", {{"class", "finding"}, {"data-severity", sev}, {"data-kind", truncateUtf8(f.kind, 200)}});
+    h.open("summary");
+    h.leaf("span", sev, {{"class", "badge sev-" + sev}});
+    h.text(" ").open("span", {{"class", "title"}}).shortText(f.title, 200).close();
+    if (f.costNs) h.leaf("span", util::formatDuration(*f.costNs), {{"class", "cost"}});
+    h.close();
+    h.open("dl");
+    h.leaf("dt", "kind").open("dd").open("code").shortText(f.kind, 80).close().close();
+    if (!f.mechanism.empty()) h.leaf("dt", "why").open("dd").shortText(f.mechanism, 2000).close();
+    if (!f.fix.empty()) h.leaf("dt", "fix").open("dd", {{"class", "fix"}}).shortText(f.fix, 2000).close();
+    if (!f.evidence.empty()) {
+        h.leaf("dt", "evidence (" + std::to_string(f.evidence.size()) + " rows)").open("dd").open("ul");
+        for (size_t i = 0; i < f.evidence.size() && i < 50; ++i) {
+            const auto& e = f.evidence[i];
+            h.open("li").open("code").shortText(e.table, 40).text("#" + std::to_string(e.rowId)).close();
+            if (!e.note.empty()) h.text(" ").shortText(e.note, 300);
+            h.close();
+        }
+        if (f.evidence.size() > 50) h.leaf("li", std::to_string(f.evidence.size() - 50) + " more");
+        h.close().close();
+    }
+    h.close();  // dl
+    h.close();  // details
+}
+}  // namespace
+
+void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
+    std::int64_t total = 0;
+    for (const auto& t : traces) total += static_cast<std::int64_t>(t.findings.size());
+    openSection(h, "findings", "Findings and fixes", total);
+    h.open("div", {{"class", "filters"}, {"id", "finding-filters"}}).close();  // severity chips (script)
+    for (const auto& t : traces) {
+        traceHeading(h, traces, t);
+        if (t.findings.empty()) {
+            emptyNote(h, "No analysis found anything to report in this trace.");
+            continue;
+        }
+        std::vector<const engine::Finding*> order;
+        for (const auto& f : t.findings) order.push_back(&f);
+        std::stable_sort(order.begin(), order.end(), [](const engine::Finding* a, const engine::Finding* b) {
+            if (rank(a->severity) != rank(b->severity)) return rank(a->severity) < rank(b->severity);
+            return a->costNs.value_or(0) > b->costNs.value_or(0);
+        });
+        h.open("div", {{"class", "finding-list"}, {"data-trace", t.label}});
+        for (size_t i = 0; i < order.size() && i < kMaxListedRows; ++i) renderFinding(h, *order[i]);
+        h.close();
+        moreRows(h, static_cast<std::int64_t>(order.size()), std::min(order.size(), kMaxListedRows));
+    }
+    h.close();
+}
+
+}  // namespace cs::report

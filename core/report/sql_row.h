@@ -1,0 +1,25 @@
+// Column accessors for the report's queries (NULL-aware), so collectors read rows in one line each.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cs::report {
+
+inline std::int64_t colInt(sqlite3_stmt* st, int i) { return sqlite3_column_int64(st, i); }
+
+inline std::optional<std::int64_t> colOpt(sqlite3_stmt* st, int i) {
+    if (sqlite3_column_type(st, i) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_int64(st, i);
+}
+
+inline std::string colText(sqlite3_stmt* st, int i) {
+    const unsigned char* p = sqlite3_column_text(st, i);
+    if (!p) return {};
+    return std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(st, i)));
+}
+
+}  // namespace cs::report

@@ -1,0 +1,18 @@
+#include "utf8.h"
+
+namespace cs::util {
+
+size_t utf8SequenceLength(std::string_view s, size_t i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+    auto c1 = static_cast<unsigned char>(s[i + (n > 1 ? 1 : 0)]);
+    if (n == 2 && c < 0xC2) return 0;                                                  // overlong
+    if (n == 3 && ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0))) return 0;  // overlong, surrogate
+    if (n == 4 && ((c == 0xF0 && c1 < 0x90) || c > 0xF4 || (c == 0xF4 && c1 >= 0x90))) return 0;
+    return n;
+}
+
+}  // namespace cs::util

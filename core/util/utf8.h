@@ -1,0 +1,13 @@
+// UTF-8 validation shared by every writer of text for other programs (JSON, HTML).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace cs::util {
+
+// Length (1-4) of the valid UTF-8 sequence that starts at s[i], or 0 when the bytes there are not
+// valid UTF-8 (truncated, overlong, surrogate, beyond U+10FFFF).
+size_t utf8SequenceLength(std::string_view s, size_t i);
+
+}  // namespace cs::util

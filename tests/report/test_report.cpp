@@ -1,0 +1,175 @@
+// The report's content, read from the HTML without a browser: each section's figures for a trace
+// whose facts are known (report_fixture.h), the CSP naming the inline blocks' hashes, determinism.
+#include "chromium.h"
+#include "report_fixture.h"
+#include "test_util.h"
+
+#include "core/engine/all_findings.h"
+#include "core/report/ledger.h"
+#include "core/report/report.h"
+#include "core/report/sha256.h"
+#include "core/trace/reader.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+using namespace cs;
+using cs::test::countOf;
+
+namespace {
+std::string reportOf(const std::vector<std::string>& paths, const report::ReportOptions& options = {}) {
+    std::ostringstream out;
+    report::writeReport(paths, options, out);
+    return out.str();
+}
+
+std::string sectionCount(const std::string& html, const std::string& id) {
+    std::smatch m;
+    std::regex re("<section id=\"" + id + "\" data-count=\"([0-9]+)\"");
+    return std::regex_search(html, m, re) ? m[1].str() : "absent";
+}
+}  // namespace
+
+TEST(Report, SectionsCarryTheFixtureCounts) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::FixtureCounts c = test::writeReportFixture(path);
+    std::string html = reportOf({path});
+    EXPECT_EQ(sectionCount(html, "summary"), "1");
+    EXPECT_EQ(sectionCount(html, "cache-misses"), std::to_string(c.misses));
+    EXPECT_EQ(countOf(html, "<tr class=\"miss\""), static_cast<size_t>(c.misses));
+    EXPECT_EQ(sectionCount(html, "repeated-hashes"), std::to_string(c.repeatedModules));
+    EXPECT_EQ(countOf(html, "<tr class=\"module repeated\">"), static_cast<size_t>(c.repeatedModules));
+    EXPECT_EQ(countOf(html, "<tr class=\"module\">"), static_cast<size_t>(c.moduleNames - c.repeatedModules));
+    EXPECT_EQ(sectionCount(html, "invalidations"), std::to_string(c.invalidationRoots));
+    EXPECT_EQ(countOf(html, "<div class=\"inv-leaf\""), static_cast<size_t>(c.invalidationItems));
+    EXPECT_EQ(sectionCount(html, "phases"), std::to_string(c.phaseGroups));
+    auto reader = trace::TraceReader::open(path);
+    EXPECT_EQ(sectionCount(html, "findings"), std::to_string(engine::collectFindings(*reader).size()));
+    EXPECT_EQ(html.find("id=\"comparison\""), std::string::npos) << "one trace has no comparison";
+}
+
+TEST(Report, MissReasonsNameTheMovedComponentNotDeviceFields) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    std::string html = reportOf({path});
+    // The gradient program's third-step miss: shape of arg 2 moved 128x64 -> 100x64.
+    EXPECT_NE(html.find("<code>shape of arg 2</code>: <span class=\"before\">128x64</span> \xE2\x86\x92 "
+                        "<span class=\"after\">100x64</span>"),
+              std::string::npos);
+    EXPECT_EQ(countOf(html, "first lookup of this program: a new entry"), 3u);
+    // `lr` is a Device field: it changes every step but is not part of the key (seed 000).
+    EXPECT_EQ(html.find("<code>lr</code>:"), std::string::npos);
+}
+
+TEST(Report, AcceptanceVerdictFromTheTraceCounters) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    std::string html = reportOf({path});
+    EXPECT_NE(html.find("data-verdict=\"fail\""), std::string::npos);
+    EXPECT_NE(html.find("misses 4, entries 3: 1 program(s) compiled twice"), std::string::npos);
+    EXPECT_NE(html.find("2 miss(es) after step 1, at steps 3"), std::string::npos);
+    EXPECT_NE(html.find("\"acceptance\":\"fail\""), std::string::npos);
+}
+
+TEST(Report, RepeatedHashesDiagnosis) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    std::string html = reportOf({path});
+    EXPECT_NE(html.find("3 hashes: identity churn"), std::string::npos);
+    EXPECT_NE(html.find("2 block_dim values: the whole module is compiled once per block dimension"), std::string::npos);
+    for (auto h : {"a1b2c3d", "9f8e7d6", "1234567"}) EXPECT_NE(html.find(std::string(">") + h + "<"), std::string::npos) << h;
+}
+
+TEST(Report, CspNamesTheHashOfEveryInlineBlockAndNothingRemote) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    std::string html = reportOf({path});
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(html, m, std::regex("http-equiv=\"Content-Security-Policy\" content=\"([^\"]*)\"")));
+    std::string csp = m[1].str();
+    EXPECT_NE(csp.find("default-src &#39;none&#39;"), std::string::npos) << csp;
+    EXPECT_EQ(csp.find("unsafe"), std::string::npos) << csp;
+    std::regex block("<(script|style)>([\\s\\S]*?)</\\1>");
+    int blocks = 0;
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), block); it != std::sregex_iterator(); ++it) {
+        ++blocks;
+        EXPECT_NE(csp.find(report::cspHash((*it)[2].str())), std::string::npos) << (*it)[1].str();
+    }
+    EXPECT_EQ(blocks, 2);
+    for (auto remote : {"http://", "https://", "//cdn", "src=\"", "url("}) EXPECT_EQ(html.find(remote), std::string::npos) << remote;
+}
+
+TEST(Report, TwoTracesAreCompared) {
+    test::TempDir dir;
+    auto base = dir.file("base.cstrace"), cand = dir.file("cand.cstrace");
+    test::writeReportFixture(base);
+    test::writeReportFixture(cand, nullptr, 2);  // every duration doubled
+    report::Ledger ledger = report::parseLedger(
+        "| Option | Measured | Why not taken | To take it |\n|---|---|---|---|\n| `max_unroll=4` | -2% | noise | - |\n",
+        "l.md");
+    report::ReportOptions options;
+    options.ledger = &ledger;
+    std::string html = reportOf({base, cand}, options);
+    EXPECT_EQ(sectionCount(html, "comparison"), "1");
+    EXPECT_EQ(html.find("data-verdict=\"refused\""), std::string::npos);
+    EXPECT_NE(html.find("<tr class=\"cmp\" data-verdict=\"worse\"><td><code>module warp.sim</code>"), std::string::npos);
+    EXPECT_EQ(countOf(html, "data-verdict=\"better\""), 0u);
+    EXPECT_EQ(countOf(html, "<tr class=\"ledger-row\">"), 1u);
+    EXPECT_NE(html.find("<code>`max_unroll=4`</code>"), std::string::npos);
+}
+
+TEST(Report, ChangedLaunchTopologyRefusesTheComparison) {
+    test::TempDir dir;
+    auto base = dir.file("base.cstrace"), cand = dir.file("cand.cstrace");
+    test::writeReportFixture(base);
+    test::writeReportFixture(cand, [](const std::string& kind, const std::string& def) {
+        return kind == "kernel" ? def + "_v2" : def;
+    });
+    std::string html = reportOf({base, cand});
+    EXPECT_NE(html.find("data-verdict=\"refused\""), std::string::npos);
+    EXPECT_NE(html.find("saxpy grid(256,1,1) block(256,1,1): 3 launch(es) in baseline, 0 in candidate"), std::string::npos);
+}
+
+TEST(Report, ByteIdenticalAcrossRuns) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    EXPECT_EQ(reportOf({path}), reportOf({path}));
+}
+
+TEST(Report, FindingsRenderWithSeverityCostAndFix) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    auto reader = trace::TraceReader::open(path);
+    report::ReportOptions options;
+    auto t = report::collectTrace(*reader, "A", options);
+    engine::Finding churn;
+    churn.kind = "warp.identity_churn";
+    churn.severity = engine::Severity::Warning;
+    churn.title = "module warp.sim built under 3 hashes";
+    churn.mechanism = "kernel set changed after load";
+    churn.evidence = {{"module_loads", 3, "second hash 9f8e7d6"}};
+    churn.costNs = 830000000;
+    churn.fix = "define every kernel before the first launch";
+    t.findings.push_back(churn);
+    engine::Finding twice;
+    twice.kind = "cache.compiled_twice";
+    twice.severity = engine::Severity::Error;
+    twice.title = "gradient compiled twice";
+    t.findings.push_back(twice);
+    std::string html = report::renderReport({t}, options);
+    EXPECT_EQ(sectionCount(html, "findings"), "2");
+    // Errors first, then by cost.
+    EXPECT_LT(html.find("gradient compiled twice"), html.find("module warp.sim built under 3 hashes"));
+    EXPECT_NE(html.find("<dd class=\"fix\">define every kernel before the first launch</dd>"), std::string::npos);
+    EXPECT_NE(html.find("<span class=\"cost\">830 ms</span>"), std::string::npos);
+    EXPECT_NE(html.find("<code>module_loads#3</code> second hash 9f8e7d6"), std::string::npos);
+}
