@@ -32,6 +32,7 @@ Command infoCommand();
 Command sqlCommand();
 Command importCommand();
 Command reportCommand();
+Command recordCommand();
 Command checkCommand();
 Command explainCommand();
 Command whatifCommand();

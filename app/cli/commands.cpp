@@ -8,6 +8,7 @@ const std::vector<Command>& commands() {
         sqlCommand(),
         importCommand(),
         reportCommand(),
+        recordCommand(),
         checkCommand(),
         explainCommand(),
         whatifCommand(),
