@@ -37,7 +37,6 @@ Command checkCommand();
 Command explainCommand();
 Command whatifCommand();
 Command findingsCommand();
-Command recordCommand();
 Command modulesCommand();
 Command measureCommand();
 Command compareCommand();

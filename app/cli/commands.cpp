@@ -13,7 +13,6 @@ const std::vector<Command>& commands() {
         explainCommand(),
         whatifCommand(),
         findingsCommand(),
-        recordCommand(),
         modulesCommand(),
         measureCommand(),
         compareCommand(),

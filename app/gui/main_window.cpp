@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "app/models/text.h"
+#include "core/report/report.h"
 #include "app/models/trace_loader.h"
 #include "app/plots/bar_chart.h"
 #include "app/widgets/cache_view.h"
@@ -29,7 +30,10 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
+#include <QThread>
 #include <QToolButton>
+
+#include <fstream>
 
 namespace cs::gui {
 
@@ -139,7 +143,9 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 800);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    if (m_reportThread) m_reportThread->wait();
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
@@ -149,9 +155,15 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(QStringLiteral("Export plot as &PNG…"), this, [this] { exportPlot(false); });
     file->addAction(QStringLiteral("Export plot as &SVG…"), this, [this] { exportPlot(true); });
-    m_reportAction = file->addAction(QStringLiteral("Export &HTML report…"));
-    m_reportAction->setEnabled(false);
-    m_reportAction->setToolTip(QStringLiteral("Not available yet: the HTML report writer (core/report) is not in this build"));
+    m_reportAction = file->addAction(QStringLiteral("Export &HTML report…"), this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export HTML report"), QString(),
+                                                    QStringLiteral("HTML (*.html)"));
+        if (!path.isEmpty()) exportReportTo(path);
+    });
+    m_reportAction->setToolTip(QStringLiteral("One self-contained HTML file of every open trace (as `compilescope report`)"));
+    connect(this, &MainWindow::reportWritten, this, [this](const QString& path, const QString& error) {
+        m_status->setText(error.isEmpty() ? QStringLiteral("Wrote %1").arg(path) : QStringLiteral("Report failed: %1").arg(error));
+    });
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
@@ -310,6 +322,33 @@ void MainWindow::exportPlot(bool svg) {
         ok = plot->savePng(path);
     }
     m_status->setText(ok ? QStringLiteral("Wrote %1").arg(path) : QStringLiteral("Could not write %1").arg(path));
+}
+
+void MainWindow::exportReportTo(const QString& path) {
+    if (m_reportThread) return;  // one report at a time
+    std::vector<std::string> traces;
+    for (const TraceDocument& d : m_docs) traces.push_back(d.path.toStdString());
+    std::string out = path.toStdString();
+    m_status->setText(QStringLiteral("Writing %1…").arg(path));
+    m_reportThread = QThread::create([this, traces, out, path] {
+        QString error;
+        try {
+            std::ofstream file(out, std::ios::binary);
+            if (!file) throw std::runtime_error("cannot write " + out);
+            report::ReportOptions options;
+            options.generator = "compilescope-gui";
+            report::writeReport(traces, options, file);
+            if (!file.flush()) throw std::runtime_error("cannot write " + out);
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        emit reportWritten(path, error);  // queued to the GUI thread
+    });
+    connect(m_reportThread, &QThread::finished, this, [this] {
+        m_reportThread->deleteLater();
+        m_reportThread = nullptr;
+    });
+    m_reportThread->start();
 }
 
 void MainWindow::addRecent(const QString& path) {

@@ -17,6 +17,7 @@ class QTabWidget;
 class QTimer;
 class QToolButton;
 class QAction;
+class QThread;
 
 namespace cs::gui {
 
@@ -54,12 +55,18 @@ public:
     QWidget* view(const QString& tabName) const;
     QLineEdit* searchBox() const { return m_searchBox; }
     QAction* reportAction() const { return m_reportAction; }
+    // Writes the HTML report of every open trace to `path` on a worker thread (the report reads
+    // SQLite); reportWritten() tells the outcome.
+    void exportReportTo(const QString& path);
     QString statusText() const;
     // Findings of a document arrive here from the loader (tests hand in findings of their own).
     void publishFindings(int docId, FindingsPtr findings);
     // Shows finding `index` of the current document: its evidence rows (in the Cache or Modules
     // view) and its timeline range.
     void activateFinding(int index);
+
+signals:
+    void reportWritten(const QString& path, const QString& error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -99,6 +106,7 @@ private:
     QToolButton* m_cancel;
     std::map<int, std::pair<int, QString>> m_progressOf;  // doc id -> percent, stage
     std::function<void()> m_afterLoad;
+    QThread* m_reportThread = nullptr;
 };
 
 }  // namespace cs::gui

@@ -40,14 +40,15 @@ std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::share
         int root = tree->add({label, t.children, t.recompileNs, module, -1});
         for (const engine::MtBackedge& e : t.mtBackedges) {
             int edge = tree->add({QStringLiteral("mt_backedge %1").arg(qs(e.signature)),
-                                  e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].descendants + 1 : 0,
+                                  e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].descendants : 0,
                                   e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].subtreeRecompileNs : 0, module, -1},
                                  root);
             addSubtree(e.root, edge, module);
         }
         for (const engine::Backedge& b : t.backedges) {
-            int edge = tree->add({QStringLiteral("superseding %1").arg(qs(b.superseded)),
-                                  b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].descendants + 1 : 0,
+            QString superseded = b.superseded.empty() ? QStringLiteral("(method not in the log)") : qs(b.superseded);
+            int edge = tree->add({QStringLiteral("backedge: superseding %1").arg(superseded),
+                                  b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].descendants : 0,
                                   b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].subtreeRecompileNs : 0, module, -1},
                                  root);
             addSubtree(b.root, edge, module);

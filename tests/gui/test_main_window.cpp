@@ -177,10 +177,20 @@ TEST_F(MainWindowTest, BadFileIsReportedAndCancelStopsLoading) {
     EXPECT_EQ(timeline.count(), 0);              // nothing half-built published
 }
 
-TEST_F(MainWindowTest, ReportExportStaysDisabledUntilTheReportWriterExists) {
-    ASSERT_NE(window->reportAction(), nullptr);
-    EXPECT_FALSE(window->reportAction()->isEnabled());
-    EXPECT_FALSE(window->reportAction()->toolTip().isEmpty());
+TEST_F(MainWindowTest, ExportsTheHtmlReportOfTheOpenTraces) {
+    open({path});
+    ASSERT_TRUE(window->reportAction()->isEnabled());
+    QSignalSpy written(window.get(), &MainWindow::reportWritten);
+    QString out = QString::fromStdString(dir.file("report.html"));
+    window->exportReportTo(out);
+    ASSERT_TRUE(cs::test::waitFor([&] { return written.count() == 1; }, 60000));
+    EXPECT_EQ(written.at(0).at(1).toString(), QString()) << written.at(0).at(1).toString().toStdString();
+    std::string html = cs::test::readFile(out.toStdString());
+    EXPECT_NE(html.find("<html"), std::string::npos);
+    EXPECT_NE(html.find("warp.sim"), std::string::npos);
+    // The spy records in the worker thread; the window hears of it through its (queued) slot.
+    EXPECT_TRUE(cs::test::waitFor([&] { return window->statusText() == QStringLiteral("Wrote ") + out; }))
+        << window->statusText().toStdString();
 }
 
 TEST_F(MainWindowTest, CacheViewShowsLookupsMissCausesAndTheVerdict) {
