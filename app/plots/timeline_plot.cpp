@@ -18,6 +18,7 @@ namespace cs::gui {
 namespace {
 constexpr double kLaneGap = 0.5;  // value-axis units between lanes
 constexpr double kNsPerSecond = 1e9;
+constexpr std::int64_t kMinVisiblePx = 3;
 
 std::int64_t pow2Floor(std::int64_t v) {
     std::int64_t p = 1;
@@ -172,7 +173,8 @@ std::int64_t TimelinePlot::bucketNs(int source) const {
     QCPRange r = m_plot->xAxis->range();
     double px = std::max(1, m_plot->axisRect()->width());
     auto nsPerPixel = static_cast<std::int64_t>((nsOf(source, r.upper) - nsOf(source, r.lower)) / px);
-    return pow2Floor(std::max<std::int64_t>(1, nsPerPixel));
+    // Spans under ~3 px fold (Tracy's MinVisSize idea): a 1 px sliver says nothing and costs a rect.
+    return pow2Floor(std::max<std::int64_t>(1, nsPerPixel * kMinVisiblePx));
 }
 
 void TimelinePlot::fitAll() {
@@ -279,7 +281,7 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
     for (std::size_t s = 0; s < m_sources.size(); ++s) {
         const engine::TimelineData& d = *m_sources[s].data;
         std::int64_t t0 = nsOf(static_cast<int>(s), kr.lower), t1 = nsOf(static_cast<int>(s), kr.upper);
-        std::int64_t bucket = bucketNs(static_cast<int>(s)) * 32;  // at most one marker per 32 px
+        std::int64_t bucket = bucketNs(static_cast<int>(s)) * 16;  // at most one marker per ~32 px
         for (const engine::SessionMarks& sm : d.marks) {
             std::vector<engine::MarkItem> steps;
             sm.steps.query(t0, t1, bucket, steps);
@@ -301,7 +303,7 @@ void TimelinePlot::selectAt(QPoint pos) {
         const Row& row = m_rows[r];
         if (v < row.y0 || v >= row.y0 + row.height) continue;
         std::int64_t t = nsOf(row.source, m_plot->xAxis->pixelToCoord(pos.x()));
-        std::int64_t tol = 3 * bucketNs(row.source);
+        std::int64_t tol = bucketNs(row.source);  // about 3 px
         const LanesPlottable::Cache& c = m_lanes->caches[r];
         auto depth = static_cast<int>(std::floor(v - row.y0));
         for (const engine::TimelineItem& it : c.items)
