@@ -40,6 +40,20 @@ TARGETS = [
     ("cache replay, one core", "items", ("BM_Replay",), (">=", 1.0e6), "lookups/s"),
     ("cache replay + miss attribution, one core", "items", ("BM_ReplayAndAttribute",), (">=", 1.0e6), "lookups/s"),
     ("cache replay / plain hash-map loop, same keys (shown)", "ratio", ("BM_Replay", "BM_HashMapBaseline"), None, ""),
+    ("viewer: open 1M events to first timeline paint", "counter", ("BM_OpenToFirstTimelinePaint/1000000", "seconds"),
+     ("<=", 1.0), "s"),
+    ("viewer: open 10M events to first timeline paint", "counter", ("BM_OpenToFirstTimelinePaint/10000000", "seconds"),
+     ("<=", 5.0), "s"),
+    ("viewer: timeline repaint p95 at any zoom, 1M events", "counter", ("BM_TimelineRepaintAnyZoom/1000000", "p95_ms"),
+     ("<=", 16.0), "ms"),
+    ("viewer: timeline repaint p95 at any zoom, 10M events", "counter", ("BM_TimelineRepaintAnyZoom/10000000", "p95_ms"),
+     ("<=", 33.0), "ms"),
+    ("viewer: memory per event (index bytes), 1M", "counter", ("BM_ViewerMemoryPerEvent/1000000", "bytes_per_event"),
+     ("<=", 40.0), "B"),
+    ("viewer: memory per event (RSS growth), 1M", "counter", ("BM_ViewerMemoryPerEvent/1000000", "rss_bytes_per_event"),
+     ("<=", 40.0), "B"),
+    ("viewer: memory per event (index bytes), 10M", "counter", ("BM_ViewerMemoryPerEvent/10000000", "bytes_per_event"),
+     ("<=", 40.0), "B"),
 ]
 
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

@@ -193,6 +193,7 @@ TEST(Report, FindingsRenderWithSeverityCostAndFix) {
     auto reader = trace::TraceReader::open(path);
     report::ReportOptions options;
     auto t = report::collectTrace(*reader, "A", options);
+    t.findings.clear();  // only the two below: the engines' own findings of the fixture are tested elsewhere
     engine::Finding churn;
     churn.kind = "warp.identity_churn";
     churn.severity = engine::Severity::Warning;
@@ -208,7 +209,7 @@ TEST(Report, FindingsRenderWithSeverityCostAndFix) {
     twice.title = "gradient compiled twice";
     t.findings.push_back(twice);
     std::string html = report::renderReport({t}, options);
-    EXPECT_EQ(sectionCount(html, "findings"), std::to_string(engine::collectFindings(*reader).size() + 2));
+    EXPECT_EQ(sectionCount(html, "findings"), "2");
     // Errors first, then by cost.
     EXPECT_LT(html.find("gradient compiled twice"), html.find("module warp.sim built under 3 hashes"));
     EXPECT_NE(html.find("<dd class=\"fix\">define every kernel before the first launch</dd>"), std::string::npos);

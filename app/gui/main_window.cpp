@@ -1,0 +1,404 @@
+#include "main_window.h"
+
+#include "app/models/text.h"
+#include "core/report/report.h"
+#include "app/models/trace_loader.h"
+#include "app/plots/bar_chart.h"
+#include "app/widgets/cache_view.h"
+#include "app/widgets/findings_view.h"
+#include "app/widgets/invalidations_view.h"
+#include "app/widgets/modules_view.h"
+#include "app/widgets/overview_view.h"
+#include "app/widgets/search_view.h"
+#include "app/widgets/timeline_view.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QThread>
+#include <QToolButton>
+
+#include <fstream>
+
+namespace cs::gui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentFiles");
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_loader(new TraceLoader(this)), m_tabs(new QTabWidget(this)), m_overview(new OverviewView),
+      m_timeline(new TimelineView), m_findings(new FindingsView), m_search(new SearchView),
+      m_cache(new CacheView), m_modules(new ModulesView), m_invalidations(new InvalidationsView),
+      m_traceChooser(new QComboBox(this)), m_searchBox(new QLineEdit(this)), m_searchTimer(new QTimer(this)),
+      m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_cancel(new QToolButton(this)) {
+    setWindowTitle(QStringLiteral("CompileScope"));
+    setAcceptDrops(true);
+    m_tabs->addTab(m_overview, QStringLiteral("Overview"));
+    m_tabs->addTab(m_timeline, QStringLiteral("Timeline"));
+    m_tabs->addTab(m_findings, QStringLiteral("Findings"));
+    m_tabs->addTab(m_cache, QStringLiteral("Cache"));
+    m_tabs->addTab(m_modules, QStringLiteral("Modules"));
+    m_tabs->addTab(m_invalidations, QStringLiteral("Invalidations"));
+    m_tabs->addTab(m_search, QStringLiteral("Search"));
+    setCentralWidget(m_tabs);
+
+    auto* bar = addToolBar(QStringLiteral("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addWidget(new QLabel(QStringLiteral(" Trace: ")));
+    m_traceChooser->setMinimumContentsLength(24);
+    m_traceChooser->setToolTip(QStringLiteral("The trace the tables show; the timeline shows every open trace"));
+    bar->addWidget(m_traceChooser);
+    bar->addSeparator();
+    m_searchBox->setPlaceholderText(QStringLiteral("Search all names (spans, modules, programs, kernels)…"));
+    m_searchBox->setClearButtonEnabled(true);
+    m_searchBox->setMinimumWidth(320);
+    bar->addWidget(m_searchBox);
+    m_searchTimer->setSingleShot(true);
+    m_searchTimer->setInterval(250);
+    connect(m_searchBox, &QLineEdit::textChanged, m_searchTimer, qOverload<>(&QTimer::start));
+    connect(m_searchBox, &QLineEdit::returnPressed, this, &MainWindow::runSearch);
+    connect(m_searchTimer, &QTimer::timeout, this, &MainWindow::runSearch);
+    connect(m_traceChooser, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::setCurrentDocument);
+
+    m_cancel->setText(QStringLiteral("Cancel"));
+    m_cancel->setToolTip(QStringLiteral("Stop loading; what is not loaded yet is not shown"));
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        for (const auto& [id, p] : m_progressOf) m_loader->cancel(id);
+    });
+    updateProgressUi();
+
+    connect(m_loader, &TraceLoader::progress, this, [this](int id, int percent, const QString& stage) {
+        m_progressOf[id] = {percent, stage};
+        updateProgressUi();
+    });
+    connect(m_loader, &TraceLoader::summaryReady, this, [this](int id, SummaryPtr s) {
+        if (TraceDocument* d = doc(id)) d->summary = std::move(s);
+        refreshViews();
+    });
+    connect(m_loader, &TraceLoader::timelineReady, this, [this](int id, TimelinePtr t) {
+        if (TraceDocument* d = doc(id)) d->timeline = std::move(t);
+        refreshTimeline();
+    });
+    connect(m_loader, &TraceLoader::analysesReady, this, [this](int id, AnalysesPtr a) {
+        if (TraceDocument* d = doc(id)) d->analyses = std::move(a);
+        refreshViews();
+    });
+    connect(m_loader, &TraceLoader::findingsReady, this, &MainWindow::publishFindings);
+    connect(m_loader, &TraceLoader::failed, this, [this](int id, const QString& message) {
+        TraceDocument* d = doc(id);
+        QString what = d ? d->path : QString();
+        m_status->setText(QStringLiteral("Could not open %1: %2").arg(what, message));
+        if (m_afterLoad) return;  // unattended (screenshots): the status line is enough
+        // Not modal: a queue of failures must not block loading the other traces.
+        auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Could not open trace"), message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    connect(m_loader, &TraceLoader::finished, this, [this](int id, bool cancelled) {
+        m_progressOf.erase(id);
+        if (TraceDocument* d = doc(id)) {
+            d->loading = false;
+            if (cancelled) m_status->setText(QStringLiteral("Loading of %1 cancelled").arg(d->label));
+        }
+        updateProgressUi();
+        refreshViews();
+        if (!isLoading() && m_afterLoad) {
+            auto next = std::move(m_afterLoad);
+            m_afterLoad = nullptr;
+            next();
+        }
+    });
+    connect(m_overview, &OverviewView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_findings, &FindingsView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_search, &SearchView::rowActivated, this, [this](const SearchRow& r) {
+        TimelineSelection sel;
+        sel.source = r.source;
+        sel.lane = r.lane_index;
+        sel.item = r.item;
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->plot()->select(sel, m_timeline->followSelection());
+    });
+    buildMenus();
+    resize(1280, 800);
+}
+
+MainWindow::~MainWindow() {
+    if (m_reportThread) m_reportThread->wait();
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    m_recentMenu = file->addMenu(QStringLiteral("Open &recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(QStringLiteral("Export plot as &PNG…"), this, [this] { exportPlot(false); });
+    file->addAction(QStringLiteral("Export plot as &SVG…"), this, [this] { exportPlot(true); });
+    m_reportAction = file->addAction(QStringLiteral("Export &HTML report…"), this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export HTML report"), QString(),
+                                                    QStringLiteral("HTML (*.html)"));
+        if (!path.isEmpty()) exportReportTo(path);
+    });
+    m_reportAction->setToolTip(QStringLiteral("One self-contained HTML file of every open trace (as `compilescope report`)"));
+    connect(this, &MainWindow::reportWritten, this, [this](const QString& path, const QString& error) {
+        m_status->setText(error.isEmpty() ? QStringLiteral("Wrote %1").arg(path) : QStringLiteral("Report failed: %1").arg(error));
+    });
+    file->addSeparator();
+    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+    view->addAction(QStringLiteral("Fit timeline"), this, [this] { m_timeline->plot()->fitAll(); });
+    view->addAction(QStringLiteral("Find…"), QKeySequence::Find, this, [this] { m_searchBox->setFocus(); });
+}
+
+void MainWindow::publishFindings(int docId, FindingsPtr findings) {
+    if (TraceDocument* d = doc(docId)) d->findings = std::move(findings);
+    refreshViews();
+}
+
+void MainWindow::openDialog() {
+    QSettings settings;
+    QStringList paths = QFileDialog::getOpenFileNames(this, QStringLiteral("Open traces"),
+                                                      settings.value(QStringLiteral("lastDir")).toString(),
+                                                      QStringLiteral("CompileScope traces (*.cstrace);;All files (*)"));
+    if (!paths.isEmpty()) settings.setValue(QStringLiteral("lastDir"), QFileInfo(paths.first()).absolutePath());
+    openTraces(paths);
+}
+
+void MainWindow::openTraces(const QStringList& paths) {
+    for (const QString& p : paths) {
+        TraceDocument d;
+        d.path = QFileInfo(p).absoluteFilePath();
+        d.label = QFileInfo(p).fileName();
+        d.id = m_loader->load(d.path);
+        m_progressOf[d.id] = {0, QStringLiteral("opening")};
+        m_docs.push_back(d);
+        m_traceChooser->addItem(d.label, d.path);
+        addRecent(d.path);
+    }
+    if (m_current < 0 && !m_docs.empty()) setCurrentDocument(0);
+    updateProgressUi();
+}
+
+bool MainWindow::isLoading() const { return !m_progressOf.empty(); }
+
+TraceDocument* MainWindow::doc(int id) {
+    for (TraceDocument& d : m_docs)
+        if (d.id == id) return &d;
+    return nullptr;
+}
+
+void MainWindow::setCurrentDocument(int index) {
+    if (index < 0 || index >= static_cast<int>(m_docs.size())) return;
+    m_current = index;
+    if (m_traceChooser->currentIndex() != index) m_traceChooser->setCurrentIndex(index);
+    refreshViews();
+}
+
+void MainWindow::refreshViews() {
+    if (m_current < 0) return;
+    const TraceDocument& d = m_docs[static_cast<std::size_t>(m_current)];
+    m_overview->setDocument(d);
+    m_findings->setFindings(d.findings);
+    m_cache->setDocument(d);
+    m_modules->setDocument(d);
+    m_invalidations->setDocument(d);
+}
+
+int MainWindow::timelineSourceOf(int docIndex) const {
+    int source = 0;
+    for (int i = 0; i < static_cast<int>(m_docs.size()); ++i) {
+        if (!m_docs[static_cast<std::size_t>(i)].timeline) continue;
+        if (i == docIndex) return source;
+        ++source;
+    }
+    return -1;
+}
+
+void MainWindow::refreshTimeline() {
+    std::vector<TimelineSource> sources;
+    for (const TraceDocument& d : m_docs)
+        if (d.timeline) sources.push_back({d.label, d.timeline});
+    m_timeline->plot()->setSources(std::move(sources));
+}
+
+void MainWindow::updateProgressUi() {
+    bool busy = isLoading();
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
+    if (!busy) {
+        if (!m_docs.empty() && !m_status->text().startsWith(QStringLiteral("Could not")) &&
+            !m_status->text().contains(QStringLiteral("cancelled")))
+            m_status->setText(QStringLiteral("%1 trace(s) open").arg(m_docs.size()));
+        return;
+    }
+    int sum = 0;
+    QString stage;
+    for (const auto& [id, p] : m_progressOf) {
+        sum += p.first;
+        if (const TraceDocument* d = doc(id)) stage = QStringLiteral("Loading %1: %2").arg(d->label, p.second);
+    }
+    m_progress->setValue(sum / static_cast<int>(m_progressOf.size()));
+    m_status->setText(stage);
+}
+
+QString MainWindow::statusText() const { return m_status->text(); }
+
+void MainWindow::activateFinding(int index) {
+    if (m_current < 0) return;
+    const TraceDocument& d = m_docs[static_cast<std::size_t>(m_current)];
+    if (!d.findings || index < 0 || index >= static_cast<int>(d.findings->size())) return;
+    const engine::Finding& f = (*d.findings)[static_cast<std::size_t>(index)];
+    m_findings->showFinding(index);
+    // Its rows: the first evidence row a table view can show.
+    for (const engine::Evidence& e : f.evidence) {
+        if (e.table == "cache_lookups" && m_cache->showLookup(e.rowId)) break;
+        if (e.table == "module_loads" && m_modules->showLoad(e.rowId)) break;
+    }
+    int source = timelineSourceOf(m_current);
+    if (f.startNs && f.endNs && source >= 0) {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->plot()->showRange(source, *f.startNs, *f.endNs);
+    } else {
+        m_tabs->setCurrentWidget(m_findings);
+    }
+}
+
+void MainWindow::runSearch() {
+    m_searchTimer->stop();
+    QString needle = m_searchBox->text().trimmed();
+    if (needle.isEmpty()) return;
+    std::vector<SearchInput> inputs;
+    for (const TraceDocument& d : m_docs)
+        if (d.timeline) inputs.push_back({d.label, d.timeline});
+    m_search->setResults(needle, searchNames(inputs, needle));
+    m_tabs->setCurrentWidget(m_search);
+}
+
+QWidget* MainWindow::view(const QString& tabName) const {
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (m_tabs->tabText(i) == tabName) return m_tabs->widget(i);
+    return nullptr;
+}
+
+void MainWindow::exportPlot(bool svg) {
+    ExportablePlot* plot = nullptr;
+    QWidget* w = m_tabs->currentWidget();
+    if (w == m_timeline) plot = m_timeline->plot();
+    else if (w == m_overview) plot = m_overview->chart();
+    else if (auto* p = w->findChild<BarChart*>()) plot = p;
+    if (!plot) {
+        QMessageBox::information(this, QStringLiteral("Export plot"), QStringLiteral("This view has no plot to export."));
+        return;
+    }
+    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export plot"), QString(),
+                                                svg ? QStringLiteral("SVG (*.svg)") : QStringLiteral("PNG (*.png)"));
+    if (path.isEmpty()) return;
+    bool ok = false;
+    if (svg) {
+        QFile f(path);
+        ok = f.open(QIODevice::WriteOnly) && f.write(plot->toSvg().toUtf8()) > 0;
+    } else {
+        ok = plot->savePng(path);
+    }
+    m_status->setText(ok ? QStringLiteral("Wrote %1").arg(path) : QStringLiteral("Could not write %1").arg(path));
+}
+
+void MainWindow::exportReportTo(const QString& path) {
+    if (m_reportThread) return;  // one report at a time
+    std::vector<std::string> traces;
+    for (const TraceDocument& d : m_docs) traces.push_back(d.path.toStdString());
+    std::string out = path.toStdString();
+    m_status->setText(QStringLiteral("Writing %1…").arg(path));
+    m_reportThread = QThread::create([this, traces, out, path] {
+        QString error;
+        try {
+            std::ofstream file(out, std::ios::binary);
+            if (!file) throw std::runtime_error("cannot write " + out);
+            report::ReportOptions options;
+            options.generator = "compilescope-gui";
+            report::writeReport(traces, options, file);
+            if (!file.flush()) throw std::runtime_error("cannot write " + out);
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        emit reportWritten(path, error);  // queued to the GUI thread
+    });
+    connect(m_reportThread, &QThread::finished, this, [this] {
+        m_reportThread->deleteLater();
+        m_reportThread = nullptr;
+    });
+    m_reportThread->start();
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& p : recent) m_recentMenu->addAction(p, this, [this, p] { openTraces({p}); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    QStringList paths;
+    for (const QUrl& url : e->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    openTraces(paths);
+    e->acceptProposedAction();
+}
+
+void MainWindow::takeScreenshots(const QString& dir, std::function<void()> done) {
+    auto shoot = [this, dir, done] {
+        QDir().mkpath(dir);
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            m_tabs->setCurrentIndex(i);
+            if (m_tabs->widget(i) == m_search && m_searchBox->text().isEmpty()) {
+                m_searchBox->setText(QStringLiteral("compile"));
+                runSearch();
+            }
+            QApplication::processEvents();
+            if (m_tabs->widget(i) == m_timeline) m_timeline->plot()->replot();
+            QString name = m_tabs->tabText(i).toLower().remove(QLatin1Char('&'));
+            grab().save(QStringLiteral("%1/%2-%3.png").arg(dir).arg(i + 1, 2, 10, QLatin1Char('0')).arg(name));
+        }
+        done();
+    };
+    if (isLoading()) m_afterLoad = shoot;
+    else QTimer::singleShot(0, this, shoot);
+}
+
+}  // namespace cs::gui

@@ -1,0 +1,112 @@
+// MainWindow: opens traces (dialog, command line, drag and drop, recent files), shows loading
+// progress with cancel, and hosts one tab per view. All traces share the timeline; the tables
+// show the trace chosen in the toolbar.
+#pragma once
+
+#include "app/models/trace_document.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+class QTimer;
+class QToolButton;
+class QAction;
+class QThread;
+
+namespace cs::gui {
+
+class CacheView;
+class FindingsView;
+class InvalidationsView;
+class ModulesView;
+class OverviewView;
+class SearchView;
+class TimelineView;
+class TraceLoader;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openTraces(const QStringList& paths);
+    bool isLoading() const;
+    // Every view, one after the other, saved as DIR/NN-view.png once loading is done; then `done`.
+    void takeScreenshots(const QString& dir, std::function<void()> done);
+
+    const std::vector<TraceDocument>& documents() const { return m_docs; }
+    int currentDocument() const { return m_current; }
+    void setCurrentDocument(int index);
+    QTabWidget* tabs() const { return m_tabs; }
+    OverviewView* overview() const { return m_overview; }
+    TimelineView* timeline() const { return m_timeline; }
+    FindingsView* findings() const { return m_findings; }
+    SearchView* search() const { return m_search; }
+    CacheView* cache() const { return m_cache; }
+    ModulesView* modules() const { return m_modules; }
+    InvalidationsView* invalidations() const { return m_invalidations; }
+    QWidget* view(const QString& tabName) const;
+    QLineEdit* searchBox() const { return m_searchBox; }
+    QAction* reportAction() const { return m_reportAction; }
+    // Writes the HTML report of every open trace to `path` on a worker thread (the report reads
+    // SQLite); reportWritten() tells the outcome.
+    void exportReportTo(const QString& path);
+    QString statusText() const;
+    // Findings of a document arrive here from the loader (tests hand in findings of their own).
+    void publishFindings(int docId, FindingsPtr findings);
+    // Shows finding `index` of the current document: its evidence rows (in the Cache or Modules
+    // view) and its timeline range.
+    void activateFinding(int index);
+
+signals:
+    void reportWritten(const QString& path, const QString& error);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildMenus();
+    void openDialog();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    TraceDocument* doc(int id);
+    void refreshViews();
+    void refreshTimeline();
+    void updateProgressUi();
+    int timelineSourceOf(int docIndex) const;
+    void runSearch();
+    void exportPlot(bool svg);
+
+    TraceLoader* m_loader;
+    std::vector<TraceDocument> m_docs;
+    int m_current = -1;
+    QTabWidget* m_tabs;
+    OverviewView* m_overview;
+    TimelineView* m_timeline;
+    FindingsView* m_findings;
+    SearchView* m_search;
+    CacheView* m_cache;
+    ModulesView* m_modules;
+    InvalidationsView* m_invalidations;
+    QComboBox* m_traceChooser;
+    QLineEdit* m_searchBox;
+    QTimer* m_searchTimer;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_reportAction = nullptr;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QToolButton* m_cancel;
+    std::map<int, std::pair<int, QString>> m_progressOf;  // doc id -> percent, stage
+    std::function<void()> m_afterLoad;
+    QThread* m_reportThread = nullptr;
+};
+
+}  // namespace cs::gui

@@ -1,0 +1,58 @@
+#include "findings_model.h"
+
+#include "text.h"
+
+namespace cs::gui {
+
+std::shared_ptr<const FindingTree> buildFindingTree(FindingsPtr findings, std::size_t limit) {
+    auto tree = std::make_shared<FindingTreeSnapshot>();
+    tree->findings = findings;
+    if (!findings) return tree;
+    for (std::size_t i = 0; i < findings->size() && i < limit; ++i) {
+        const engine::Finding& f = (*findings)[i];
+        int node = tree->add({&f, -1, static_cast<int>(i)});
+        for (std::size_t e = 0; e < f.evidence.size(); ++e) tree->add({&f, static_cast<int>(e), static_cast<int>(i)}, node);
+    }
+    return tree;
+}
+
+FindingsModel* makeFindingsModel(QObject* parent) {
+    auto cost = [](const FindingItem& it) {
+        return it.evidence < 0 && it.finding->costNs ? QVariant(durationText(*it.finding->costNs)) : QVariant();
+    };
+    return new FindingsModel(
+        {{QStringLiteral("Finding / evidence"),
+          [](const FindingItem& it) {
+              if (it.evidence < 0) return QVariant(qs(it.finding->title));
+              const engine::Evidence& e = it.finding->evidence[static_cast<std::size_t>(it.evidence)];
+              return QVariant(QStringLiteral("%1 #%2  %3").arg(qs(e.table)).arg(e.rowId).arg(qs(e.note)));
+          }},
+         {QStringLiteral("Severity"),
+          [](const FindingItem& it) { return it.evidence < 0 ? QVariant(QString::fromLatin1(engine::severityName(it.finding->severity))) : QVariant(); },
+          [](const FindingItem& it) { return QVariant(static_cast<int>(it.finding->severity)); }},
+         {QStringLiteral("Cost"), cost,
+          [](const FindingItem& it) { return QVariant(qlonglong(it.finding->costNs.value_or(0))); },
+          Qt::AlignRight | Qt::AlignVCenter},
+         {QStringLiteral("Kind"), [](const FindingItem& it) { return it.evidence < 0 ? QVariant(qs(it.finding->kind)) : QVariant(); }}},
+        parent);
+}
+
+QString findingHtml(const engine::Finding& f) {
+    QString html = QStringLiteral("<h3>%1</h3>").arg(qs(f.title).toHtmlEscaped());
+    html += QStringLiteral("<p><b>Severity:</b> %1 &nbsp; <b>Kind:</b> %2").arg(QString::fromLatin1(engine::severityName(f.severity)),
+                                                                                 qs(f.kind).toHtmlEscaped());
+    if (f.costNs) html += QStringLiteral(" &nbsp; <b>Estimated cost:</b> %1").arg(durationText(*f.costNs));
+    html += QStringLiteral("</p><p><b>Mechanism.</b> %1</p>").arg(qs(f.mechanism).toHtmlEscaped());
+    if (!f.evidence.empty()) {
+        html += QStringLiteral("<p><b>Evidence.</b></p><ul>");
+        for (const engine::Evidence& e : f.evidence)
+            html += QStringLiteral("<li>%1 #%2: %3</li>").arg(qs(e.table).toHtmlEscaped()).arg(e.rowId).arg(qs(e.note).toHtmlEscaped());
+        html += QStringLiteral("</ul>");
+    }
+    html += QStringLiteral("<p><b>Fix.</b> %1</p>").arg(qs(f.fix).toHtmlEscaped());
+    if (f.startNs && f.endNs)
+        html += QStringLiteral("<p><i>Activate to show %1 on the timeline.</i></p>").arg(durationText(*f.endNs - *f.startNs));
+    return html;
+}
+
+}  // namespace cs::gui

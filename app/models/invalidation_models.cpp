@@ -1,0 +1,72 @@
+#include "invalidation_models.h"
+
+#include "text.h"
+
+namespace cs::gui {
+
+std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::shared_ptr<const engine::InvalidationForest> forest) {
+    auto tree = std::make_shared<InvalidationTreeSnapshot>();
+    tree->forest = forest;
+    if (!forest) return tree;
+    tree->itemOfNode.assign(forest->nodes.size(), -1);
+    const QString none;
+    // Caller trees can be deep; an explicit stack keeps a hostile trace from overflowing ours.
+    auto addSubtree = [&](std::int32_t root, int parent, const QString& module) {
+        std::vector<std::pair<std::int32_t, int>> stack{{root, parent}};
+        while (!stack.empty()) {
+            auto [n, p] = stack.back();
+            stack.pop_back();
+            if (n < 0 || static_cast<std::size_t>(n) >= forest->nodes.size()) continue;
+            const engine::InvalidationNode& node = forest->nodes[static_cast<std::size_t>(n)];
+            QString label = node.isDummy() ? QStringLiteral("(caller not logged)") : qs(node.mi);
+            if (node.hiddenChildren > 0) label += QStringLiteral("  (+%1 not listed)").arg(node.hiddenChildren);
+            int id = tree->add({label, node.descendants, node.subtreeRecompileNs, module, n}, p);
+            if (tree->itemOfNode[static_cast<std::size_t>(n)] < 0) tree->itemOfNode[static_cast<std::size_t>(n)] = id;
+            for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back({*it, id});
+        }
+    };
+    for (const engine::MethodInvalidations& t : forest->trees) {
+        QString module = qs(t.module);
+        QString method = t.methods.size() > 1 ? QStringList([&] {
+                                                     QStringList l;
+                                                     for (const std::string& m : t.methods) l << qs(m);
+                                                     return l;
+                                                 }())
+                                                     .join(QStringLiteral(", "))
+                                               : qs(t.method);
+        QString label = QStringLiteral("%1 %2").arg(QString::fromLatin1(engine::reasonName(t.reason)), method);
+        if (t.mtCacheCount > 0) label += QStringLiteral("  [%1 mt_cache]").arg(t.mtCacheCount);
+        if (t.incomplete) label += QStringLiteral("  (log elided)");
+        int root = tree->add({label, t.children, t.recompileNs, module, -1});
+        for (const engine::MtBackedge& e : t.mtBackedges) {
+            int edge = tree->add({QStringLiteral("mt_backedge %1").arg(qs(e.signature)),
+                                  e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].descendants : 0,
+                                  e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].subtreeRecompileNs : 0, module, -1},
+                                 root);
+            addSubtree(e.root, edge, module);
+        }
+        for (const engine::Backedge& b : t.backedges) {
+            QString superseded = b.superseded.empty() ? QStringLiteral("(method not in the log)") : qs(b.superseded);
+            int edge = tree->add({QStringLiteral("backedge: superseding %1").arg(superseded),
+                                  b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].descendants : 0,
+                                  b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].subtreeRecompileNs : 0, module, -1},
+                                 root);
+            addSubtree(b.root, edge, module);
+        }
+    }
+    return tree;
+}
+
+InvalidationsModel* makeInvalidationsModel(QObject* parent) {
+    using I = InvalidationItem;
+    const auto right = Qt::AlignRight | Qt::AlignVCenter;
+    return new InvalidationsModel(
+        {{QStringLiteral("Invalidation"), [](const I& i) { return QVariant(i.label); }},
+         {QStringLiteral("Children"), [](const I& i) { return QVariant(i.children); }, {}, right},
+         {QStringLiteral("Recompile"), [](const I& i) { return i.recompileNs > 0 ? QVariant(durationText(i.recompileNs)) : QVariant(); },
+          [](const I& i) { return QVariant(i.recompileNs); }, right},
+         {QStringLiteral("Module"), [](const I& i) { return QVariant(i.module); }}},
+        parent);
+}
+
+}  // namespace cs::gui

@@ -1,0 +1,27 @@
+// The Invalidations view's tree over the SnoopCompile-style forest (core/engine/invalidation_trees.h):
+// each inserted / deleted method, its mt_backedges and backedges, and the caller tree under each,
+// with children counts and the recompile cost joined in by the engine.
+#pragma once
+
+#include "table_model.h"
+#include "trace_document.h"
+
+namespace cs::gui {
+
+struct InvalidationItem {
+    QString label;
+    qlonglong children = 0;
+    qlonglong recompileNs = 0;
+    QString module;
+    int forestNode = -1;  // index into forest.nodes, -1 for method and edge rows
+};
+using InvalidationTree = Tree<InvalidationItem>;
+using InvalidationsModel = TreeModel<InvalidationItem>;
+struct InvalidationTreeSnapshot : InvalidationTree {
+    std::shared_ptr<const engine::InvalidationForest> forest;
+    std::vector<int> itemOfNode;  // forest node -> tree node (the first occurrence)
+};
+std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::shared_ptr<const engine::InvalidationForest> forest);
+InvalidationsModel* makeInvalidationsModel(QObject* parent);
+
+}  // namespace cs::gui

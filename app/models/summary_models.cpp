@@ -1,0 +1,64 @@
+#include "summary_models.h"
+
+#include "text.h"
+
+#include <compilescope/trace_constants.h>
+
+namespace cs::gui {
+
+QString categoryName(int category) {
+    static const char* names[] = {"other", "compile", "cache load", "module load", "launch", "import", "init",
+                                  "step", "inference", "codegen", "link", "compiler phase", "gc"};
+    if (category < 0 || category >= CS_CAT_COUNT) return QStringLiteral("category %1").arg(category);
+    return QString::fromLatin1(names[category]);
+}
+
+std::shared_ptr<const std::vector<ShareRow>> shareRows(const engine::CompileSummary& s,
+                                                       const std::vector<engine::TimeShare>& shares) {
+    auto rows = std::make_shared<std::vector<ShareRow>>();
+    for (const engine::TimeShare& t : shares) {
+        ShareRow r{qs(t.name), t.ns, s.compileNs > 0 ? static_cast<double>(t.ns) / static_cast<double>(s.compileNs) : 0.0,
+                   std::nullopt, t.items};
+        if (s.wallNs > 0) r.ofWall = static_cast<double>(t.ns) / static_cast<double>(s.wallNs);
+        rows->push_back(r);
+    }
+    return rows;
+}
+
+ShareModel* makeShareModel(const QString& firstHeader, QObject* parent) {
+    const auto right = Qt::AlignRight | Qt::AlignVCenter;
+    return new ShareModel(
+        {{firstHeader, [](const ShareRow& r) { return QVariant(r.name); }},
+         {QStringLiteral("Compile time"), [](const ShareRow& r) { return QVariant(durationText(r.ns)); },
+          [](const ShareRow& r) { return QVariant(qlonglong(r.ns)); }, right},
+         {QStringLiteral("Share of compile"), [](const ShareRow& r) { return QVariant(percentText(r.ofCompile)); },
+          [](const ShareRow& r) { return QVariant(r.ofCompile); }, right},
+         {QStringLiteral("Share of wall"),
+          [](const ShareRow& r) { return QVariant(r.ofWall ? percentText(*r.ofWall) : QStringLiteral("n/a")); },
+          [](const ShareRow& r) { return QVariant(r.ofWall.value_or(-1.0)); }, right},
+         {QStringLiteral("Items"), [](const ShareRow& r) { return QVariant(qlonglong(r.items)); }, {}, right}},
+        parent);
+}
+
+SessionModel* makeSessionModel(QObject* parent) {
+    using S = engine::SessionSummary;
+    return new SessionModel(
+        {{QStringLiteral("Session"), [](const S& s) { return QVariant(qs(s.label)); }},
+         {QStringLiteral("Runtime"), [](const S& s) { return QVariant(qs(s.runtime)); }},
+         {QStringLiteral("Lifetime"),
+          [](const S& s) {
+              if (!s.startNs) return QVariant(QStringLiteral("untimed"));
+              if (!s.endNs) return QVariant(QStringLiteral("unfinished"));
+              return QVariant(durationText(*s.endNs - *s.startNs));
+          },
+          [](const S& s) { return QVariant(qlonglong(s.startNs && s.endNs ? *s.endNs - *s.startNs : -1)); },
+          Qt::AlignRight | Qt::AlignVCenter}},
+        parent);
+}
+
+ProblemModel* makeProblemModel(QObject* parent) {
+    return new ProblemModel({{QStringLiteral("Dropped or malformed input"), [](const std::string& s) { return QVariant(qs(s)); }}},
+                            parent);
+}
+
+}  // namespace cs::gui

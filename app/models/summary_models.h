@@ -1,0 +1,30 @@
+// Small models of the Overview: compile-time shares, sessions, the trace's problem counters.
+#pragma once
+
+#include "table_model.h"
+#include "trace_document.h"
+
+namespace cs::gui {
+
+struct ShareRow {
+    QString name;
+    std::int64_t ns = 0;
+    double ofCompile = 0;            // share of the total compile time
+    std::optional<double> ofWall{};  // share of the wall time, when known
+    std::int64_t items = 0;
+};
+
+// Rows for a "by category" or "by runtime" table of one summary.
+std::shared_ptr<const std::vector<ShareRow>> shareRows(const engine::CompileSummary& s,
+                                                       const std::vector<engine::TimeShare>& shares);
+
+using ShareModel = TableModel<ShareRow>;
+ShareModel* makeShareModel(const QString& firstHeader, QObject* parent);
+
+using SessionModel = TableModel<engine::SessionSummary>;
+SessionModel* makeSessionModel(QObject* parent);
+
+using ProblemModel = TableModel<std::string>;
+ProblemModel* makeProblemModel(QObject* parent);
+
+}  // namespace cs::gui

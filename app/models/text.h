@@ -1,0 +1,19 @@
+// Conversions from the core's UTF-8 std::string world to QString, in one place.
+#pragma once
+
+#include "core/util/units.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <string_view>
+
+namespace cs::gui {
+
+inline QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+inline QString durationText(std::int64_t ns) { return qs(util::formatDuration(ns)); }
+inline QString percentText(double fraction) { return QString::number(fraction * 100.0, 'f', 1) + QLatin1Char('%'); }
+// "compile", "module load", ...: the readable name of a cs_category code.
+QString categoryName(int category);
+
+}  // namespace cs::gui

@@ -1,0 +1,85 @@
+#include "trace_loader.h"
+
+#include "core/engine/all_findings.h"
+#include "core/engine/invalidation_load.h"
+#include "core/trace/reader.h"
+#include "core/trace/trace_error.h"
+
+#include <QThread>
+
+namespace cs::gui {
+
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<SummaryPtr>();
+    qRegisterMetaType<TimelinePtr>();
+    qRegisterMetaType<FindingsPtr>();
+    qRegisterMetaType<AnalysesPtr>();
+}
+
+TraceLoader::~TraceLoader() {
+    for (auto& [id, job] : m_jobs) job.cancel->store(true);
+    for (auto& [id, job] : m_jobs) {
+        job.thread->wait();
+        delete job.thread;
+    }
+}
+
+int TraceLoader::load(const QString& path) {
+    int id = m_nextId++;
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    QThread* thread = QThread::create([this, id, path, cancel] { run(id, path, cancel); });
+    m_jobs[id] = {thread, cancel};
+    connect(thread, &QThread::finished, this, [this, id] {
+        auto it = m_jobs.find(id);
+        if (it == m_jobs.end()) return;
+        it->second.thread->deleteLater();
+        bool cancelled = it->second.cancel->load();
+        m_jobs.erase(it);
+        emit finished(id, cancelled);
+    });
+    thread->start(QThread::LowPriority);
+    return id;
+}
+
+void TraceLoader::cancel(int docId) {
+    auto it = m_jobs.find(docId);
+    if (it != m_jobs.end()) it->second.cancel->store(true);
+}
+
+void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel) {
+    // Progress: summary 0-20 %, timeline 20-80 %, engines 80-90 %, findings 90-100 %.
+    auto stageControl = [&](int from, int to) {
+        engine::LoadControl c;
+        c.cancel = cancel.get();
+        c.progress = [this, docId, from, to](int p, std::string_view stage) {
+            emit progress(docId, from + (to - from) * p / 100, QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
+        };
+        return c;
+    };
+    try {
+        auto reader = trace::TraceReader::open(path.toStdString());
+        emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(
+                                     engine::summarizeCompileTime(*reader, stageControl(0, 20))));
+        emit timelineReady(docId, std::make_shared<const engine::TimelineData>(
+                                      engine::loadTimeline(*reader, stageControl(20, 80))));
+        emit progress(docId, 80, QStringLiteral("cache replay, modules, invalidation trees"));
+        auto analyses = std::make_shared<Analyses>();
+        if (reader->rowCount("cache_lookups") > 0) analyses->cache = engine::analyseCache(*reader);
+        if (reader->rowCount("module_loads") > 0)
+            analyses->modules = std::make_shared<const engine::warp::ModuleReport>(engine::warp::buildModuleReport(*reader));
+        if (reader->rowCount("invalidation_items") > 0) analyses->invalidations = engine::loadInvalidationTrees(*reader);
+        if (cancel->load()) throw engine::LoadCancelled();
+        emit analysesReady(docId, analyses);
+        emit progress(docId, 90, QStringLiteral("findings"));
+        auto findings = std::make_shared<const std::vector<engine::Finding>>(engine::collectFindings(*reader));
+        if (cancel->load()) throw engine::LoadCancelled();
+        emit findingsReady(docId, findings);
+        emit progress(docId, 100, QStringLiteral("done"));
+    } catch (const engine::LoadCancelled&) {
+        // finished(docId, true) tells the window; nothing half-built was published.
+    } catch (const std::exception& e) {
+        emit failed(docId, QString::fromUtf8(e.what()));
+    }
+}
+
+}  // namespace cs::gui

@@ -1,0 +1,375 @@
+#include "timeline_plot.h"
+
+#include "category_colors.h"
+#include "plot_canvas.h"
+#include "app/models/text.h"
+
+#include <qcustomplot.h>
+
+#include <QFile>
+#include <QKeyEvent>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cs::gui {
+
+namespace {
+constexpr double kLaneGap = 0.5;  // value-axis units between lanes
+constexpr double kNsPerSecond = 1e9;
+constexpr std::int64_t kMinVisiblePx = 3;
+
+std::int64_t pow2Floor(std::int64_t v) {
+    std::int64_t p = 1;
+    while (p * 2 <= v) p *= 2;
+    return p;
+}
+}  // namespace
+
+// Draws the lanes and keeps, per row, the items of ~3x the visible window at one bucket width.
+class LanesPlottable : public QCPAbstractPlottable {
+public:
+    LanesPlottable(TimelinePlot* owner, QCPAxis* key, QCPAxis* value) : QCPAbstractPlottable(key, value), m_owner(owner) {}
+
+    struct Cache {
+        std::vector<engine::TimelineItem> items;
+        std::vector<engine::MarkItem> marks;
+        std::int64_t from = 0, to = -1, bucket = 0;
+    };
+    mutable std::vector<Cache> caches;  // one per TimelinePlot::Row
+    mutable std::vector<std::vector<engine::MarkItem>> steps;  // per source, visible steps
+    mutable std::size_t drawn = 0;
+
+    // Items of row `r` covering [t0, t1) at `bucket`, fetched anew only when the window leaves the cache.
+    const Cache& fetch(std::size_t r, std::int64_t t0, std::int64_t t1, std::int64_t bucket) const {
+        Cache& c = caches[r];
+        if (c.bucket == bucket && c.from <= t0 && c.to >= t1) return c;
+        const TimelinePlot::Row& row = m_owner->m_rows[r];
+        const engine::TimelineData& data = *m_owner->m_sources[static_cast<std::size_t>(row.source)].data;
+        std::int64_t w = t1 - t0;
+        c.from = t0 - w;
+        c.to = t1 + w;
+        c.bucket = bucket;
+        c.items.clear();
+        c.marks.clear();
+        if (row.lane >= 0) data.lanes[static_cast<std::size_t>(row.lane)].spans.query(c.from, c.to, bucket, c.items);
+        else data.marks[static_cast<std::size_t>(row.marks)].lookups.query(c.from, c.to, bucket, c.marks);
+        return c;
+    }
+
+    double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
+    QCPRange getKeyRange(bool& found, QCP::SignDomain) const override {
+        found = false;
+        return {};
+    }
+    QCPRange getValueRange(bool& found, QCP::SignDomain, const QCPRange&) const override {
+        found = false;
+        return {};
+    }
+
+protected:
+    void draw(QCPPainter* painter) override {
+        PainterCanvas canvas(*painter);
+        m_owner->paintContent(canvas);
+    }
+    void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
+
+private:
+    TimelinePlot* m_owner;
+};
+
+TimelinePlot::TimelinePlot(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    m_plot->yAxis->setRangeReversed(true);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    m_plot->yAxis->grid()->setVisible(false);
+    m_plot->xAxis->setLabel(QStringLiteral("time since the trace's first event (s)"));
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setFocusPolicy(Qt::StrongFocus);
+    m_plot->installEventFilter(this);
+    m_lanes = new LanesPlottable(this, m_plot->xAxis, m_plot->yAxis);
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { m_pressPos = e->pos(); });
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+        if ((e->pos() - m_pressPos).manhattanLength() < 4) selectAt(e->pos());
+    });
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::rangeChanged);
+    connect(m_plot, &QCustomPlot::afterReplot, this, &TimelinePlot::replotted);
+}
+
+TimelinePlot::~TimelinePlot() = default;
+
+QWidget* TimelinePlot::plotWidget() const { return m_plot; }
+
+void TimelinePlot::setSources(std::vector<TimelineSource> sources) {
+    m_sources = std::move(sources);
+    m_selection = {};
+    layoutRows();
+    fitAll();
+}
+
+void TimelinePlot::layoutRows() {
+    m_rows.clear();
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    double y = 0;
+    bool several = m_sources.size() > 1;
+    for (std::size_t s = 0; s < m_sources.size(); ++s) {
+        const engine::TimelineData& d = *m_sources[s].data;
+        QString prefix = several ? m_sources[s].label + QStringLiteral(": ") : QString();
+        auto addRow = [&](int lane, int marks, int height, const QString& label) {
+            m_rows.push_back({static_cast<int>(s), lane, marks, y, height, label});
+            ticker->addTick(y + 0.5, label);
+            y += height + kLaneGap;
+        };
+        // A session's cache-lookup row comes right above its lanes.
+        std::vector<bool> marksDone(d.marks.size(), false);
+        auto addMarks = [&](std::int64_t session) {
+            for (std::size_t m = 0; m < d.marks.size(); ++m)
+                if (!marksDone[m] && d.marks[m].sessionId == session && d.marks[m].lookups.size() > 0) {
+                    marksDone[m] = true;
+                    addRow(-1, static_cast<int>(m), 1, prefix + qs(d.marks[m].process) + QStringLiteral(" · cache lookups"));
+                }
+        };
+        for (std::size_t l = 0; l < d.lanes.size(); ++l) {
+            addMarks(d.lanes[l].sessionId);
+            addRow(static_cast<int>(l), -1, std::max(1, d.lanes[l].spans.depthCount()), prefix + laneLabel(static_cast<int>(s), static_cast<int>(l)));
+        }
+        for (std::size_t m = 0; m < d.marks.size(); ++m) addMarks(d.marks[m].sessionId);
+    }
+    m_totalRows = y;
+    m_plot->yAxis->setTicker(ticker);
+    m_lanes->caches.assign(m_rows.size(), {});
+}
+
+QString TimelinePlot::laneLabel(int source, int lane) const {
+    const engine::TimelineLane& l = m_sources[static_cast<std::size_t>(source)].data->lanes[static_cast<std::size_t>(lane)];
+    return qs(l.process) + QStringLiteral(" · ") + qs(l.name);
+}
+
+QPoint TimelinePlot::pixelOf(int source, int lane, int depth, std::int64_t ns) const {
+    for (const Row& row : m_rows)
+        if (row.source == source && row.lane == lane) {
+            double x = m_plot->xAxis->coordToPixel(keyOf(source, ns));
+            double y = m_plot->yAxis->coordToPixel(row.y0 + depth + 0.5);
+            return m_plot->mapTo(this, QPoint(static_cast<int>(x), static_cast<int>(y)));
+        }
+    return {-1, -1};
+}
+
+double TimelinePlot::keyOf(int source, std::int64_t ns) const {
+    return static_cast<double>(ns - m_sources[static_cast<std::size_t>(source)].data->minNs) / kNsPerSecond;
+}
+
+std::int64_t TimelinePlot::nsOf(int source, double key) const {
+    return m_sources[static_cast<std::size_t>(source)].data->minNs + static_cast<std::int64_t>(std::llround(key * kNsPerSecond));
+}
+
+std::int64_t TimelinePlot::bucketNs(int source) const {
+    QCPRange r = m_plot->xAxis->range();
+    double px = std::max(1, m_plot->axisRect()->width());
+    auto nsPerPixel = static_cast<std::int64_t>((nsOf(source, r.upper) - nsOf(source, r.lower)) / px);
+    // Spans under ~3 px fold (Tracy's MinVisSize idea): a 1 px sliver says nothing and costs a rect.
+    return pow2Floor(std::max<std::int64_t>(1, nsPerPixel * kMinVisiblePx));
+}
+
+void TimelinePlot::fitAll() {
+    double hi = 0;
+    for (std::size_t s = 0; s < m_sources.size(); ++s)
+        hi = std::max(hi, keyOf(static_cast<int>(s), m_sources[s].data->maxNs));
+    if (hi <= 0) hi = 1e-6;
+    m_plot->xAxis->setRange(-hi * 0.02, hi * 1.02);
+    m_plot->yAxis->setRange(-0.3, std::max(1.0, m_totalRows));
+    replot();
+}
+
+void TimelinePlot::showRange(int source, std::int64_t startNs, std::int64_t endNs) {
+    if (source < 0 || source >= static_cast<int>(m_sources.size())) return;
+    double a = keyOf(source, startNs), b = keyOf(source, std::max(endNs, startNs + 1));
+    double margin = (b - a) * 0.05;
+    m_plot->xAxis->setRange(a - margin, b + margin);
+    replot();
+}
+
+std::pair<std::int64_t, std::int64_t> TimelinePlot::visibleRangeNs(int source) const {
+    if (source < 0 || source >= static_cast<int>(m_sources.size())) return {0, 0};
+    QCPRange r = m_plot->xAxis->range();
+    return {nsOf(source, r.lower), nsOf(source, r.upper)};
+}
+
+void TimelinePlot::zoomBy(double factor) {
+    m_plot->xAxis->scaleRange(1.0 / factor, m_plot->xAxis->range().center());
+    replot();
+}
+
+void TimelinePlot::panBy(double fraction) {
+    m_plot->xAxis->moveRange(m_plot->xAxis->range().size() * fraction);
+    replot();
+}
+
+void TimelinePlot::replot() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
+
+std::size_t TimelinePlot::lastPaintItems() const { return m_lanes->drawn; }
+
+bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != m_plot || event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
+    // WASD as in Perfetto: W / S zoom, A / D pan; F fits the selection (or everything); 0 fits all.
+    switch (static_cast<QKeyEvent*>(event)->key()) {
+    case Qt::Key_W: zoomBy(1.25); return true;
+    case Qt::Key_S: zoomBy(0.8); return true;
+    case Qt::Key_A: panBy(-0.1); return true;
+    case Qt::Key_D: panBy(0.1); return true;
+    case Qt::Key_F:
+        if (m_selection.valid() && m_selection.lane >= 0) showRange(m_selection.source, m_selection.item.startNs, m_selection.item.endNs);
+        else fitAll();
+        return true;
+    case Qt::Key_0:
+    case Qt::Key_Home: fitAll(); return true;
+    default: return QWidget::eventFilter(watched, event);
+    }
+}
+
+void TimelinePlot::paintContent(Canvas& canvas) const {
+    m_lanes->drawn = 0;
+    if (m_sources.empty()) return;
+    QCPAxis* x = m_plot->xAxis;
+    QCPAxis* y = m_plot->yAxis;
+    QRect area = m_plot->axisRect()->rect();
+    QCPRange kr = x->range(), vr = y->range();
+    auto px = [&](int source, std::int64_t ns) { return x->coordToPixel(keyOf(source, ns)); };
+    for (std::size_t r = 0; r < m_rows.size(); ++r) {
+        const Row& row = m_rows[r];
+        if (row.y0 > vr.upper || row.y0 + row.height < vr.lower) continue;
+        std::int64_t t0 = nsOf(row.source, kr.lower), t1 = nsOf(row.source, kr.upper);
+        const LanesPlottable::Cache& c = m_lanes->fetch(r, t0, t1, bucketNs(row.source));
+        double rowPx = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
+        canvas.line({static_cast<double>(area.left()), y->coordToPixel(row.y0 + row.height + kLaneGap / 2)},
+                    {static_cast<double>(area.right()), y->coordToPixel(row.y0 + row.height + kLaneGap / 2)},
+                    QColor(0xdd, 0xdd, 0xdd), false);
+        for (const engine::TimelineItem& it : c.items) {
+            if (it.endNs < t0 || it.startNs > t1) continue;
+            double a = std::max<double>(px(row.source, it.startNs), area.left() - 2);
+            double b = std::min<double>(std::max(px(row.source, it.endNs), a + 1), area.right() + 2);
+            QRectF rect(a, y->coordToPixel(row.y0 + it.depth) + 1, b - a, rowPx - 2);
+            bool selected = m_selection.source == row.source && m_selection.lane == row.lane &&
+                            m_selection.item.rowId == it.rowId && m_selection.item.depth == it.depth;
+            QColor fill = categoryColor(it.category);
+            if (it.count > 1) fill.setAlpha(120);
+            canvas.rect(rect, fill, selected ? QColor(Qt::black) : QColor());
+            if (rect.width() > 30) {
+                QString label = it.count > 1 ? QStringLiteral("%1 items").arg(it.count)
+                                             : qs(m_sources[static_cast<std::size_t>(row.source)].data->str(it.name));
+                canvas.text(rect.adjusted(2, 0, -2, 0), label, Qt::black);
+            }
+            ++m_lanes->drawn;
+        }
+        for (const engine::MarkItem& m : c.marks) {
+            if (m.tsNs < t0 || m.tsNs > t1) continue;
+            double a = px(row.source, m.tsNs);
+            QRectF rect(a - 1.5, y->coordToPixel(row.y0) + 1, 3, rowPx - 2);
+            bool selected = m_selection.source == row.source && m_selection.marks == row.marks && m_selection.mark.rowId == m.rowId;
+            canvas.rect(rect, m.flagged > 0 ? QColor(0xd3, 0x2f, 0x2f) : QColor(0x38, 0x8e, 0x3c), selected ? QColor(Qt::black) : QColor());
+            if (m.flagged > 0) canvas.text(QRectF(a + 3, rect.top(), 60, rect.height()), QStringLiteral("miss"), QColor(0xd3, 0x2f, 0x2f));
+            ++m_lanes->drawn;
+        }
+    }
+    // Step markers across every lane of their trace.
+    for (std::size_t s = 0; s < m_sources.size(); ++s) {
+        const engine::TimelineData& d = *m_sources[s].data;
+        std::int64_t t0 = nsOf(static_cast<int>(s), kr.lower), t1 = nsOf(static_cast<int>(s), kr.upper);
+        std::int64_t bucket = bucketNs(static_cast<int>(s)) * 16;  // at most one marker per ~32 px
+        for (const engine::SessionMarks& sm : d.marks) {
+            std::vector<engine::MarkItem> steps;
+            sm.steps.query(t0, t1, bucket, steps);
+            for (const engine::MarkItem& m : steps) {
+                double a = px(static_cast<int>(s), m.tsNs);
+                canvas.line({a, static_cast<double>(area.top())}, {a, static_cast<double>(area.bottom())}, QColor(0x60, 0x7d, 0x8b), true);
+                QString label = m.count > 1 ? QStringLiteral("%1 steps").arg(m.count) : QStringLiteral("step %1").arg(m.label);
+                canvas.text(QRectF(a + 2, area.top(), 70, 14), label, QColor(0x37, 0x47, 0x4f));
+                ++m_lanes->drawn;
+            }
+        }
+    }
+}
+
+void TimelinePlot::selectAt(QPoint pos) {
+    TimelineSelection sel;
+    double v = m_plot->yAxis->pixelToCoord(pos.y());
+    for (std::size_t r = 0; r < m_rows.size() && !sel.valid(); ++r) {
+        const Row& row = m_rows[r];
+        if (v < row.y0 || v >= row.y0 + row.height) continue;
+        std::int64_t t = nsOf(row.source, m_plot->xAxis->pixelToCoord(pos.x()));
+        std::int64_t tol = bucketNs(row.source);  // about 3 px
+        const LanesPlottable::Cache& c = m_lanes->caches[r];
+        auto depth = static_cast<int>(std::floor(v - row.y0));
+        for (const engine::TimelineItem& it : c.items)
+            if (it.depth == depth && it.startNs <= t + tol && it.endNs >= t - tol) {
+                sel = {row.source, row.lane, -1, it, {}};
+                if (it.startNs <= t && it.endNs >= t) break;  // an exact hit beats a near one
+            }
+        for (const engine::MarkItem& m : c.marks)
+            if (std::llabs(m.tsNs - t) <= tol) sel = {row.source, -1, row.marks, {}, m};
+    }
+    select(sel, false);
+}
+
+void TimelinePlot::select(const TimelineSelection& s, bool follow) {
+    m_selection = s;
+    if (follow && s.valid() && s.lane >= 0) showRange(s.source, s.item.startNs, s.item.endNs);
+    else replot();
+    emit selectionChanged();
+}
+
+QString TimelinePlot::selectionText() const {
+    const TimelineSelection& s = m_selection;
+    if (!s.valid()) return QStringLiteral("Click a span or a mark; W/S zoom, A/D pan, F fit selection, 0 fit all.");
+    const engine::TimelineData& d = *m_sources[static_cast<std::size_t>(s.source)].data;
+    QString trace = m_sources[static_cast<std::size_t>(s.source)].label;
+    if (s.lane < 0) {
+        const engine::SessionMarks& sm = d.marks[static_cast<std::size_t>(s.marks)];
+        if (s.mark.count > 1)
+            return QStringLiteral("%1 cache lookups (%2 misses) near %3 s\n%4 · %5")
+                .arg(s.mark.count).arg(s.mark.flagged).arg(keyOf(s.source, s.mark.tsNs), 0, 'f', 6).arg(trace, qs(sm.process));
+        return QStringLiteral("cache lookup of %1: %2\nat %3 s · cache_lookups #%4\n%5 · %6")
+            .arg(qs(d.str(s.mark.label)), s.mark.flagged ? QStringLiteral("MISS") : QStringLiteral("hit"))
+            .arg(keyOf(s.source, s.mark.tsNs), 0, 'f', 6).arg(s.mark.rowId).arg(trace, qs(sm.process));
+    }
+    const engine::TimelineLane& lane = d.lanes[static_cast<std::size_t>(s.lane)];
+    const engine::TimelineItem& it = s.item;
+    QString where = QStringLiteral("%1 · %2").arg(trace, laneLabel(s.source, s.lane));
+    if (it.count > 1)
+        return QStringLiteral("%1 items folded (zoom in to see them)\nfrom %2 s to %3 s (%4)\n%5")
+            .arg(it.count).arg(keyOf(s.source, it.startNs), 0, 'f', 6).arg(keyOf(s.source, it.endNs), 0, 'f', 6)
+            .arg(durationText(it.endNs - it.startNs), where);
+    return QStringLiteral("%1\n%2 · %3 at %4 s\n%5 #%6\n%7")
+        .arg(qs(d.str(it.name)), categoryName(it.category), durationText(it.endNs - it.startNs))
+        .arg(keyOf(s.source, it.startNs), 0, 'f', 6)
+        .arg(QString::fromLatin1(engine::laneSourceTable(lane.source))).arg(it.rowId).arg(where);
+}
+
+QString TimelinePlot::toSvg() const {
+    SvgCanvas svg(m_plot->width(), m_plot->height());
+    paintContent(svg);
+    // Lane labels and time ticks, as the axes show them.
+    QCPAxis* x = m_plot->xAxis;
+    QRect area = m_plot->axisRect()->rect();
+    for (const Row& row : m_rows) {
+        double yy = m_plot->yAxis->coordToPixel(row.y0 + 0.5);
+        if (yy >= area.top() && yy <= area.bottom()) svg.text(QRectF(0, yy - 7, area.left() - 4, 14), row.label, Qt::black);
+    }
+    for (double t : x->tickVector()) {
+        double xx = x->coordToPixel(t);
+        svg.line({xx, static_cast<double>(area.bottom())}, {xx, area.bottom() + 4.0}, Qt::black, false);
+        svg.text(QRectF(xx - 2, area.bottom() + 4, 80, 14), QString::number(t, 'g', 6), Qt::black);
+    }
+    svg.text(QRectF(area.left(), area.bottom() + 20, 400, 14), x->label(), Qt::black);
+    return svg.finish();
+}
+
+bool TimelinePlot::savePng(const QString& path) const { return m_plot->savePng(path); }
+
+}  // namespace cs::gui

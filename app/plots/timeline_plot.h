@@ -1,0 +1,109 @@
+// TimelinePlot: the timeline of one or more traces, drawn with QCustomPlot.
+//
+// Why a custom plottable instead of one QCPBars per lane: QCustomPlot items are objects, and a
+// million of them would be the memory and the repaint time we are trying to avoid. The plottable
+// asks the core's TimelineIndex for ~3x the visible window at the current bucket width (ns per
+// pixel rounded down to a power of two) and caches that; panning inside the cached window and
+// repainting cost no query at all, and no repaint ever sees more items than pixels (STYLE.md 8).
+// Keys are seconds from each trace's first event, so several traces (ranks, runs) line up.
+#pragma once
+
+#include "app/models/trace_document.h"
+#include "exportable_plot.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+
+namespace cs::gui {
+
+class Canvas;
+class LanesPlottable;
+
+struct TimelineSource {
+    QString label;      // file name
+    TimelinePtr data;
+};
+
+// What is selected: a span (or a fold of spans) of a lane, or a cache-lookup mark.
+struct TimelineSelection {
+    int source = -1;          // index into the sources; -1 = nothing
+    int lane = -1;            // index into data->lanes, or -1 for a cache-lookup mark
+    int marks = -1;           // index into data->marks for a mark
+    engine::TimelineItem item{};
+    engine::MarkItem mark{};
+    bool valid() const { return source >= 0; }
+};
+
+class TimelinePlot : public QWidget, public ExportablePlot {
+    Q_OBJECT
+public:
+    explicit TimelinePlot(QWidget* parent = nullptr);
+    ~TimelinePlot() override;
+
+    void setSources(std::vector<TimelineSource> sources);
+    const std::vector<TimelineSource>& sources() const { return m_sources; }
+
+    void fitAll();
+    // Shows [startNs, endNs) of source `source` (trace time) with a small margin.
+    void showRange(int source, std::int64_t startNs, std::int64_t endNs);
+    // The visible range in trace time of `source`.
+    std::pair<std::int64_t, std::int64_t> visibleRangeNs(int source = 0) const;
+    void zoomBy(double factor);     // > 1 zooms in, around the centre
+    void panBy(double fraction);    // of the visible width; > 0 moves right
+
+    void select(const TimelineSelection& s, bool follow);
+    const TimelineSelection& selection() const { return m_selection; }
+    // Selects what is drawn at widget position `pos` (a click).
+    void selectAt(QPoint pos);
+
+    // Details of the selection as display text (name, times, table and row).
+    QString selectionText() const;
+    QString laneLabel(int source, int lane) const;
+    // Widget pixel of time `ns` at row `depth` of lane `lane` of `source` (tests, tooltips).
+    QPoint pixelOf(int source, int lane, int depth, std::int64_t ns) const;
+    int rowCount() const { return static_cast<int>(m_rows.size()); }
+
+    QCustomPlot* plot() const { return m_plot; }
+    QWidget* plotWidget() const;  // the QCustomPlot as a widget, for code that must not include it
+    void replot();
+    std::size_t lastPaintItems() const;  // items drawn by the last paint (tests, benchmarks)
+    QString toSvg() const override;
+    bool savePng(const QString& path) const override;
+
+signals:
+    void selectionChanged();
+    void rangeChanged();
+    void replotted();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    friend class LanesPlottable;
+    struct Row {
+        int source = 0;
+        int lane = -1;   // span lane, or -1
+        int marks = -1;  // cache-lookup row of data->marks[marks], or -1
+        double y0 = 0;   // top, in value-axis units (one unit per depth row)
+        int height = 1;
+        QString label;
+    };
+    void layoutRows();
+    void paintContent(Canvas& canvas) const;
+    double keyOf(int source, std::int64_t ns) const;
+    std::int64_t nsOf(int source, double key) const;
+    std::int64_t bucketNs(int source) const;
+
+    QCustomPlot* m_plot = nullptr;
+    LanesPlottable* m_lanes = nullptr;
+    std::vector<TimelineSource> m_sources;
+    std::vector<Row> m_rows;
+    double m_totalRows = 0;
+    TimelineSelection m_selection;
+    QPoint m_pressPos;
+};
+
+}  // namespace cs::gui

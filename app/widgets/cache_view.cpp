@@ -1,0 +1,87 @@
+#include "cache_view.h"
+
+#include "acceptance_verdict.h"
+#include "filtered_table.h"
+#include "app/plots/bar_chart.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace cs::gui {
+
+CacheView::CacheView(QWidget* parent)
+    : QWidget(parent), m_verdict(new QLabel(this)), m_chart(new BarChart(Qt::Vertical, this)),
+      m_lookups(makeCacheLookupModel(this)), m_issues(makeCacheIssueModel(this)), m_details(new QTextBrowser(this)) {
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::RichText);
+    m_lookupTable = new FilteredTable(m_lookups, QStringLiteral("Filter lookups (program, handle, verdict, cause)"), this);
+    auto* issues = new FilteredTable(m_issues, QStringLiteral("Filter cache problems"), this);
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(m_chart);
+    top->addWidget(issues);
+    top->setSizes({450, 750});
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(m_lookupTable);
+    bottom->addWidget(m_details);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_verdict);
+    layout->addWidget(split, 1);
+    m_details->setHtml(QStringLiteral("<p>Select a lookup: a miss shows the key components that moved, before and after.</p>"));
+    connect(m_lookupTable, &FilteredTable::current, this, [this](const QModelIndex& i) {
+        if (const CacheLookupRow* r = m_lookups->rowAt(i.row())) m_details->setHtml(missDetailsHtml(*r));
+    });
+    connect(issues, &FilteredTable::current, this, [this](const QModelIndex& i) {
+        if (const CacheIssueRow* r = m_issues->rowAt(i.row()); r && m_analysis && r->lookup < m_analysis->facts.lookups.size())
+            showLookup(m_analysis->facts.lookups[r->lookup].id);
+    });
+}
+
+void CacheView::setDocument(const TraceDocument& doc) {
+    auto analysis = doc.analyses ? doc.analyses->cache : nullptr;
+    m_verdict->setText(acceptanceVerdictHtml(doc));
+    if (analysis == m_analysis && analysis) return;
+    m_analysis = analysis;
+    m_lookups->setRows(cacheLookupRows(analysis));
+    m_issues->setRows(analysis ? cacheIssueRows(*analysis) : std::make_shared<const std::vector<CacheIssueRow>>());
+    QStringList labels;
+    QVector<double> values;
+    QVector<QColor> colors;
+    if (analysis)
+        for (const engine::StepMisses& s : analysis->acceptance.series) {
+            labels << QString::number(s.step);
+            values << static_cast<double>(s.misses);
+            colors << (s.misses > 0 ? QColor(0xd3, 0x2f, 0x2f) : QColor(0x38, 0x8e, 0x3c));
+        }
+    m_chart->setBars(labels, values, colors, QStringLiteral("misses per step"));
+    // Open on the first miss whose key moved: usually the one the user came for.
+    if (analysis)
+        for (const engine::MissExplanation& m : analysis->attribution.misses)
+            if (m.cause == engine::MissCause::KeyMoved && m.lookup < analysis->facts.lookups.size()) {
+                showLookup(analysis->facts.lookups[m.lookup].id);
+                break;
+            }
+}
+
+bool CacheView::showLookup(std::int64_t id) {
+    for (int r = 0; r < m_lookups->rowCount(); ++r)
+        if (m_lookups->rowAt(r)->l().id == id) {
+            m_lookupTable->selectSource(m_lookups->index(r, 0));
+            m_details->setHtml(missDetailsHtml(*m_lookups->rowAt(r)));
+            return true;
+        }
+    return false;
+}
+
+QString CacheView::verdict() const { return m_verdict->text(); }
+QString CacheView::details() const { return m_details->toPlainText(); }
+
+}  // namespace cs::gui

@@ -1,0 +1,41 @@
+// Cache view: the acceptance verdict, misses per step, every lookup with the replay's verdict and
+// the miss's cause, the moved components before / after, and the cache's problems (poisoned
+// entries, stale handles, holes).
+#pragma once
+
+#include "app/models/cache_models.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTextBrowser;
+
+namespace cs::gui {
+
+class BarChart;
+class FilteredTable;
+
+class CacheView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CacheView(QWidget* parent = nullptr);
+    void setDocument(const TraceDocument& doc);
+    CacheLookupModel* lookups() const { return m_lookups; }
+    CacheIssueModel* issues() const { return m_issues; }
+    BarChart* chart() const { return m_chart; }
+    QString verdict() const;
+    QString details() const;
+    // Selects the lookup with cache_lookups.id == id (a finding's evidence row).
+    bool showLookup(std::int64_t id);
+
+private:
+    QLabel* m_verdict;
+    BarChart* m_chart;
+    CacheLookupModel* m_lookups;
+    CacheIssueModel* m_issues;
+    FilteredTable* m_lookupTable;
+    QTextBrowser* m_details;
+    std::shared_ptr<const engine::CacheAnalysis> m_analysis;
+};
+
+}  // namespace cs::gui

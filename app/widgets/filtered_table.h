@@ -1,0 +1,36 @@
+// A filter box over a sortable tree/table view: the one way every table of the GUI is shown.
+// Filtering and sorting live in a proxy (STYLE.md 6); activation reports the source index.
+#pragma once
+
+#include <QWidget>
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+class QAbstractItemModel;
+class QModelIndex;
+
+namespace cs::gui {
+
+class FilteredTable : public QWidget {
+    Q_OBJECT
+public:
+    explicit FilteredTable(QAbstractItemModel* model, const QString& placeholder, QWidget* parent = nullptr);
+    QTreeView* view() const { return m_view; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QLineEdit* filter() const { return m_filter; }
+    void resizeColumns();
+    // Selects and scrolls to a source index.
+    void selectSource(const QModelIndex& source);
+
+signals:
+    void activated(const QModelIndex& source);
+    void current(const QModelIndex& source);
+
+private:
+    QLineEdit* m_filter;
+    QSortFilterProxyModel* m_proxy;
+    QTreeView* m_view;
+};
+
+}  // namespace cs::gui

@@ -1,0 +1,90 @@
+#include "invalidations_view.h"
+
+#include "filtered_table.h"
+#include "app/models/text.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace cs::gui {
+
+InvalidationsView::InvalidationsView(QWidget* parent)
+    : QWidget(parent), m_model(makeInvalidationsModel(this)), m_module(new QComboBox(this)), m_path(new QLineEdit(this)),
+      m_summary(new QLabel(this)) {
+    m_table = new FilteredTable(m_model, QStringLiteral("Search the trees (method, signature, MethodInstance)"), this);
+    m_path->setPlaceholderText(QStringLiteral("Path to a method: type part of a MethodInstance, press Enter"));
+    m_module->setToolTip(QStringLiteral("Only trees whose root method is defined in this module (SnoopCompile filtermod)"));
+    auto* tools = new QHBoxLayout;
+    tools->addWidget(new QLabel(QStringLiteral("Module:")));
+    tools->addWidget(m_module);
+    tools->addWidget(m_path, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addLayout(tools);
+    layout->addWidget(m_table, 1);
+    connect(m_module, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { rebuild(); });
+    connect(m_path, &QLineEdit::returnPressed, this, [this] { showPathTo(m_path->text()); });
+}
+
+void InvalidationsView::setDocument(const TraceDocument& doc) {
+    auto forest = doc.analyses ? doc.analyses->invalidations : nullptr;
+    if (forest == m_forest && m_tree) return;
+    m_forest = forest;
+    QSignalBlocker block(m_module);
+    m_module->clear();
+    m_module->addItem(QStringLiteral("(all modules)"));
+    if (forest) {
+        std::set<std::string> modules;
+        for (const engine::MethodInvalidations& t : forest->trees)
+            if (!t.module.empty()) modules.insert(t.module);
+        for (const std::string& m : modules) m_module->addItem(qs(m));
+    }
+    rebuild();
+}
+
+void InvalidationsView::rebuild() {
+    m_shown = m_forest;
+    if (m_forest && m_module->currentIndex() > 0) m_shown = engine::filterTrees(*m_forest, m_module->currentText().toStdString(), 0);
+    m_tree = buildInvalidationTree(m_shown);
+    m_model->setTree(m_tree);
+    // Most children first: the trees worth reading come on top (SnoopCompile prints them last).
+    m_table->view()->sortByColumn(1, Qt::DescendingOrder);
+    if (m_tree->nodes.size() < 500) m_table->view()->expandToDepth(3);
+    m_table->resizeColumns();
+    if (!m_shown) {
+        m_summary->setText(QStringLiteral("No Julia invalidation log in this trace."));
+        return;
+    }
+    std::int64_t cost = 0;
+    for (const engine::MethodInvalidations& t : m_shown->trees) cost += t.recompileNs;
+    m_summary->setText(QStringLiteral("%1 trees from %2 log items%3%4")
+                           .arg(m_shown->trees.size())
+                           .arg(m_forest->items + m_forest->printedLines)
+                           .arg(m_forest->costJoined ? QStringLiteral(", %1 of recompilation joined").arg(durationText(cost))
+                                                     : QStringLiteral(", no compile timings to join"))
+                           .arg(m_forest->problems.empty() ? QString() : QStringLiteral(", %1 problem(s) reading the log").arg(m_forest->problems.size())));
+}
+
+bool InvalidationsView::showPathTo(const QString& needle) {
+    if (!m_shown || needle.trimmed().isEmpty()) return false;
+    auto path = engine::findCaller(*m_shown, needle.trimmed().toStdString());
+    if (!path || path->nodes.empty()) {
+        m_summary->setText(QStringLiteral("No MethodInstance contains “%1”.").arg(needle));
+        return false;
+    }
+    std::int32_t target = path->nodes.back();
+    if (target < 0 || static_cast<std::size_t>(target) >= m_tree->itemOfNode.size()) return false;
+    m_table->selectSource(m_model->indexOfNode(m_tree->itemOfNode[static_cast<std::size_t>(target)]));
+    return true;
+}
+
+QString InvalidationsView::summary() const { return m_summary->text(); }
+
+}  // namespace cs::gui

@@ -1,0 +1,42 @@
+// Invalidations view: SnoopCompile-style trees (inserted / deleted method -> mt_backedges and
+// backedges -> caller trees) with children counts and recompile cost; sort by any column, filter
+// by module, search, and the path from a root to a method (SnoopCompile's findcaller).
+#pragma once
+
+#include "app/models/invalidation_models.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace cs::gui {
+
+class FilteredTable;
+
+class InvalidationsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit InvalidationsView(QWidget* parent = nullptr);
+    void setDocument(const TraceDocument& doc);
+    InvalidationsModel* model() const { return m_model; }
+    FilteredTable* table() const { return m_table; }
+    QComboBox* moduleFilter() const { return m_module; }
+    // Selects the first node whose MethodInstance contains `needle`, expanding the path to it.
+    bool showPathTo(const QString& needle);
+    QString summary() const;
+
+private:
+    void rebuild();
+    InvalidationsModel* m_model;
+    FilteredTable* m_table;
+    QComboBox* m_module;
+    QLineEdit* m_path;
+    QLabel* m_summary;
+    std::shared_ptr<const engine::InvalidationForest> m_forest;
+    std::shared_ptr<const engine::InvalidationForest> m_shown;
+    std::shared_ptr<const InvalidationTreeSnapshot> m_tree;
+};
+
+}  // namespace cs::gui

@@ -1,0 +1,96 @@
+#include "overview_view.h"
+
+#include "acceptance_verdict.h"
+#include "filtered_table.h"
+#include "app/models/text.h"
+#include "app/plots/bar_chart.h"
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace cs::gui {
+
+namespace {
+QWidget* boxed(const QString& title, QWidget* content) {
+    auto* box = new QGroupBox(title);
+    auto* l = new QVBoxLayout(box);
+    l->setContentsMargins(4, 4, 4, 4);
+    l->addWidget(content);
+    return box;
+}
+}  // namespace
+
+QString compileHeadline(const engine::CompileSummary& s) {
+    QString text = QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
+    if (auto share = s.compileShare())
+        text += QStringLiteral(", %1 of %2 wall time").arg(percentText(*share), durationText(s.wallNs));
+    else
+        text += QStringLiteral(" (wall time unknown: nothing in this trace is timestamped)");
+    return text + QStringLiteral(" · %1 session(s)").arg(s.sessions.size());
+}
+
+OverviewView::OverviewView(QWidget* parent)
+    : QWidget(parent),
+      m_headline(new QLabel(QStringLiteral("Loading…"), this)),
+      m_verdict(new QLabel(this)),
+      m_chart(new BarChart(Qt::Horizontal, this)),
+      m_categories(makeShareModel(QStringLiteral("Category"), this)),
+      m_runtimes(makeShareModel(QStringLiteral("Runtime"), this)),
+      m_sessions(makeSessionModel(this)),
+      m_findings(makeFindingsModel(this)),
+      m_problems(makeProblemModel(this)) {
+    QFont big = m_headline->font();
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    big.setBold(true);
+    m_headline->setFont(big);
+    m_headline->setWordWrap(true);
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::RichText);
+    m_findingsTable = new FilteredTable(m_findings, QStringLiteral("Filter top findings"), this);
+    connect(m_findingsTable, &FilteredTable::activated, this, [this](const QModelIndex& i) {
+        if (const FindingItem* it = m_findings->itemAt(i)) emit findingActivated(it->findingIndex);
+    });
+    auto* grid = new QGridLayout;
+    grid->addWidget(boxed(QStringLiteral("Compile time by category"), m_chart), 0, 0);
+    grid->addWidget(boxed(QStringLiteral("Categories"), new FilteredTable(m_categories, QStringLiteral("Filter categories"))), 0, 1);
+    grid->addWidget(boxed(QStringLiteral("Runtimes"), new FilteredTable(m_runtimes, QStringLiteral("Filter runtimes"))), 1, 0);
+    grid->addWidget(boxed(QStringLiteral("Top findings"), m_findingsTable), 1, 1);
+    grid->addWidget(boxed(QStringLiteral("Sessions"), new FilteredTable(m_sessions, QStringLiteral("Filter sessions"))), 2, 0);
+    grid->addWidget(boxed(QStringLiteral("Trace problems"), new FilteredTable(m_problems, QStringLiteral("Filter problems"))), 2, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_verdict);
+    layout->addLayout(grid, 1);
+}
+
+void OverviewView::setDocument(const TraceDocument& doc) {
+    if (!doc.summary) {
+        m_headline->setText(doc.loading ? QStringLiteral("Loading %1…").arg(doc.label) : QStringLiteral("No trace"));
+        return;
+    }
+    const engine::CompileSummary& s = *doc.summary;
+    m_headline->setText(doc.label + QStringLiteral(": ") + compileHeadline(s));
+    m_verdict->setText(acceptanceVerdictHtml(doc));
+    m_categories->setRows(shareRows(s, s.byCategory));
+    m_runtimes->setRows(shareRows(s, s.byRuntime));
+    m_sessions->setRows(std::make_shared<const std::vector<engine::SessionSummary>>(s.sessions));
+    m_problems->setRows(std::make_shared<const std::vector<std::string>>(s.problems));
+    m_findings->setTree(buildFindingTree(doc.findings, 5));
+    QStringList labels;
+    QVector<double> values;
+    QVector<QColor> colors;
+    for (const engine::TimeShare& t : s.byCategory) {
+        labels << qs(t.name);
+        values << static_cast<double>(t.ns) / 1e9;
+        colors << QColor(0xd6, 0x45, 0x3d);
+    }
+    m_chart->setBars(labels, values, colors, QStringLiteral("seconds (union of intervals)"));
+}
+
+QString OverviewView::headline() const { return m_headline->text(); }
+QString OverviewView::verdict() const { return m_verdict->text(); }
+
+}  // namespace cs::gui

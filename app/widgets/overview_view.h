@@ -1,0 +1,50 @@
+// Overview: where did the compile time go? Total and share of wall time, by category and runtime,
+// the acceptance verdict, the top findings, the sessions and what the trace counted as malformed.
+#pragma once
+
+#include "app/models/findings_model.h"
+#include "app/models/summary_models.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace cs::gui {
+
+class BarChart;
+class FilteredTable;
+
+class OverviewView : public QWidget {
+    Q_OBJECT
+public:
+    explicit OverviewView(QWidget* parent = nullptr);
+    void setDocument(const TraceDocument& doc);
+
+    QString headline() const;
+    QString verdict() const;
+    ShareModel* categoryModel() const { return m_categories; }
+    ShareModel* runtimeModel() const { return m_runtimes; }
+    SessionModel* sessionModel() const { return m_sessions; }
+    FindingsModel* topFindingsModel() const { return m_findings; }
+    ProblemModel* problemModel() const { return m_problems; }
+    BarChart* chart() const { return m_chart; }
+
+signals:
+    void findingActivated(int findingIndex);
+
+private:
+    QLabel* m_headline;
+    QLabel* m_verdict;
+    BarChart* m_chart;
+    ShareModel* m_categories;
+    ShareModel* m_runtimes;
+    SessionModel* m_sessions;
+    FindingsModel* m_findings;
+    ProblemModel* m_problems;
+    FilteredTable* m_findingsTable;
+};
+
+// "5.35 s compiling, 53.5% of 10.0 s wall time (3 sessions)".
+QString compileHeadline(const engine::CompileSummary& s);
+
+}  // namespace cs::gui

@@ -1,0 +1,258 @@
+#include "timeline_data.h"
+
+#include "core/trace/reader.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+namespace cs::engine {
+
+const char* laneSourceTable(LaneSource s) {
+    switch (s) {
+    case LaneSource::Spans: return "spans";
+    case LaneSource::ModuleLoads: return "module_loads";
+    case LaneSource::CudaPrograms: return "cuda_programs";
+    case LaneSource::CudaJit: return "cuda_jit";
+    case LaneSource::KernelLaunches: return "kernel_launches";
+    case LaneSource::PhaseTimings: return "phase_timings";
+    }
+    return "spans";
+}
+
+std::size_t TimelineData::allocatedBytes() const {
+    std::size_t bytes = strings.allocatedBytes() + lanes.capacity() * sizeof(TimelineLane) +
+                        marks.capacity() * sizeof(SessionMarks);
+    for (const TimelineLane& l : lanes) bytes += l.spans.allocatedBytes() + l.process.capacity() + l.name.capacity();
+    for (const SessionMarks& m : marks) bytes += m.lookups.allocatedBytes() + m.steps.allocatedBytes();
+    return bytes;
+}
+
+std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId) {
+    std::string label;
+    reader.query("SELECT pid, runtime_sid, source_sid FROM sessions WHERE id=" + std::to_string(sessionId),
+                 [&](sqlite3_stmt* st) {
+                     std::string runtime = reader.str(sqlite3_column_int64(st, 1));
+                     std::string source = reader.str(sqlite3_column_int64(st, 2));
+                     if (runtime.empty()) runtime = "session " + std::to_string(sessionId);
+                     label = runtime;
+                     if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+                         label += " pid " + std::to_string(sqlite3_column_int64(st, 0));
+                     else if (!source.empty())
+                         label += ": " + std::filesystem::path(source).filename().string();
+                 });
+    return label.empty() ? "session " + std::to_string(sessionId) : label;
+}
+
+namespace {
+
+std::int64_t col(sqlite3_stmt* st, int i) { return sqlite3_column_int64(st, i); }
+bool isNull(sqlite3_stmt* st, int i) { return sqlite3_column_type(st, i) == SQLITE_NULL; }
+
+std::string trackName(int kind, sqlite3_stmt* st, const std::string& name) {
+    if (!name.empty()) return name;
+    std::string id = isNull(st, 2) ? std::string("?") : std::to_string(col(st, 2));
+    switch (kind) {
+    case CS_TRACK_DEVICE: return "device " + id;
+    case CS_TRACK_STREAM: return "stream " + id;
+    case CS_TRACK_PROCESS: return "process";
+    case CS_TRACK_RUNTIME: return "runtime";
+    default: return "thread " + id;
+    }
+}
+
+// Builds the lanes while rows stream in; knows sessions and tracks, creates runtime lanes lazily.
+class Builder {
+public:
+    Builder(const trace::TraceReader& reader, const LoadControl& control, TimelineData& out)
+        : m_reader(reader), m_control(control), m_out(out) {}
+
+    void run() {
+        const char* counted[] = {"spans", "module_loads", "cuda_programs", "cuda_jit",
+                                 "kernel_launches", "phase_timings", "cache_lookups", "steps"};
+        for (const char* t : counted) m_total += m_reader.rowCount(t);
+        m_total += m_reader.rowCount("strings");
+        m_control.report(0, "strings");
+        loadStrings();
+        loadSessions();
+        loadTracks();
+        m_control.report(percent(), "spans");
+        // An unfinished span (no dur_ns) lasts until its session ended, when known.
+        each("SELECT s.id, s.track_id, s.start_ns, s.dur_ns, s.category, s.name_sid, t.session_id "
+             "FROM spans s JOIN tracks t ON t.id = s.track_id",
+             [&](sqlite3_stmt* st) {
+                 auto it = m_trackLane.find(col(st, 1));
+                 if (it == m_trackLane.end()) return;
+                 std::int64_t start = col(st, 2);
+                 std::int64_t end = isNull(st, 3) ? std::max(start, m_sessionEnd[col(st, 6)]) : start + col(st, 3);
+                 addSpan(it->second, start, end, col(st, 5), col(st, 4), col(st, 0));
+             });
+        m_control.report(percent(), "module loads");
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM module_loads WHERE start_ns IS NOT NULL",
+             [&](sqlite3_stmt* st) {
+                 addSpan(runtimeLane(col(st, 1), LaneSource::ModuleLoads, "module loads"), col(st, 2),
+                         col(st, 2) + col(st, 3), col(st, 4), CS_CAT_MODULE_LOAD, col(st, 0));
+             });
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid, api FROM cuda_programs", [&](sqlite3_stmt* st) {
+            int cat = col(st, 5) == CS_CUDA_NVJITLINK ? CS_CAT_LINK : CS_CAT_COMPILE;
+            addSpan(runtimeLane(col(st, 1), LaneSource::CudaPrograms, "NVRTC / nvJitLink"), col(st, 2),
+                    col(st, 2) + col(st, 3), col(st, 4), cat, col(st, 0));
+        });
+        each("SELECT id, session_id, start_ns, dur_ns, operation FROM cuda_jit WHERE start_ns IS NOT NULL",
+             [&](sqlite3_stmt* st) {
+                 int cat = col(st, 4) == CS_JIT_OP_COMPILE ? CS_CAT_COMPILE : CS_CAT_CACHE_LOAD;
+                 addSpan(runtimeLane(col(st, 1), LaneSource::CudaJit, "driver JIT"), col(st, 2),
+                         col(st, 2) + col(st, 3), 0, cat, col(st, 0));
+             });
+        m_control.report(percent(), "kernel launches");
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM kernel_launches", [&](sqlite3_stmt* st) {
+            addSpan(runtimeLane(col(st, 1), LaneSource::KernelLaunches, "kernel launches"), col(st, 2),
+                    col(st, 2) + col(st, 3), col(st, 4), CS_CAT_LAUNCH, col(st, 0));
+        });
+        each("SELECT id, session_id, start_ns, dur_ns, phase_sid FROM phase_timings WHERE start_ns IS NOT NULL",
+             [&](sqlite3_stmt* st) {
+                 addSpan(runtimeLane(col(st, 1), LaneSource::PhaseTimings, "compiler phases"), col(st, 2),
+                         col(st, 2) + col(st, 3), col(st, 4), CS_CAT_PHASE, col(st, 0));
+             });
+        m_control.report(percent(), "cache lookups");
+        each("SELECT id, session_id, ts_ns, program_sid, verdict FROM cache_lookups", [&](sqlite3_stmt* st) {
+            marks(col(st, 1)).lookups.add(col(st, 2), static_cast<std::uint32_t>(col(st, 3)),
+                                          col(st, 4) == CS_VERDICT_MISS, col(st, 0));
+            extend(col(st, 2), col(st, 2));
+        });
+        each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
+            marks(col(st, 1)).steps.add(col(st, 2), static_cast<std::uint32_t>(std::max<std::int64_t>(0, col(st, 3))), false,
+                                        col(st, 0));
+            extend(col(st, 2), col(st, 2));
+        });
+        m_control.report(95, "indexing");
+        finish();
+        m_control.report(100, "done");
+    }
+
+private:
+    void each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& fn) {
+        m_reader.query(sql, [&](sqlite3_stmt* st) {
+            fn(st);
+            if ((++m_done & 0xFFFF) == 0) {
+                m_control.check();
+                m_control.report(percent(), "reading");
+            }
+        });
+        m_control.check();
+    }
+    int percent() const { return m_total == 0 ? 0 : static_cast<int>(std::min<std::int64_t>(90, 90 * m_done / m_total)); }
+
+    void loadStrings() {
+        each("SELECT id, str FROM strings ORDER BY id", [&](sqlite3_stmt* st) {
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+            int n = sqlite3_column_bytes(st, 1);
+            m_out.strings.setNext(col(st, 0), text ? std::string_view(text, static_cast<std::size_t>(n)) : std::string_view());
+        });
+        m_out.strings.shrink();
+    }
+    void loadSessions() {
+        std::vector<std::int64_t> ids;
+        m_reader.query("SELECT id, end_ns FROM sessions ORDER BY id", [&](sqlite3_stmt* st) {
+            ids.push_back(col(st, 0));
+            m_sessionEnd[col(st, 0)] = isNull(st, 1) ? 0 : col(st, 1);
+        });
+        for (std::int64_t id : ids) m_sessionLabel[id] = sessionLabel(m_reader, id);
+    }
+    void loadTracks() {
+        m_reader.query("SELECT id, session_id, tid, kind, name_sid FROM tracks ORDER BY session_id, id",
+                       [&](sqlite3_stmt* st) {
+                           TimelineLane lane;
+                           lane.sessionId = col(st, 1);
+                           lane.trackId = col(st, 0);
+                           lane.trackKind = static_cast<int>(col(st, 3));
+                           lane.process = m_sessionLabel[lane.sessionId];
+                           lane.name = trackName(lane.trackKind, st, m_reader.str(col(st, 4)));
+                           m_trackLane[lane.trackId] = m_out.lanes.size();
+                           m_out.lanes.push_back(std::move(lane));
+                       });
+    }
+    std::size_t runtimeLane(std::int64_t sessionId, LaneSource source, const char* name) {
+        auto key = std::make_pair(sessionId, static_cast<int>(source));
+        auto it = m_runtimeLane.find(key);
+        if (it != m_runtimeLane.end()) return it->second;
+        TimelineLane lane;
+        lane.sessionId = sessionId;
+        lane.trackKind = CS_TRACK_RUNTIME;
+        lane.source = source;
+        lane.process = m_sessionLabel.count(sessionId) ? m_sessionLabel[sessionId] : "session " + std::to_string(sessionId);
+        lane.name = name;
+        m_out.lanes.push_back(std::move(lane));
+        return m_runtimeLane[key] = m_out.lanes.size() - 1;
+    }
+    SessionMarks& marks(std::int64_t sessionId) {
+        auto it = m_marks.find(sessionId);
+        if (it != m_marks.end()) return m_out.marks[it->second];
+        SessionMarks m;
+        m.sessionId = sessionId;
+        m.process = m_sessionLabel.count(sessionId) ? m_sessionLabel[sessionId] : "session " + std::to_string(sessionId);
+        m_out.marks.push_back(std::move(m));
+        m_marks[sessionId] = m_out.marks.size() - 1;
+        return m_out.marks.back();
+    }
+    void addSpan(std::size_t lane, std::int64_t start, std::int64_t end, std::int64_t name, std::int64_t category,
+                 std::int64_t rowId) {
+        if (end < start) end = start;
+        m_out.lanes[lane].spans.add(start, end, static_cast<std::uint32_t>(name),
+                                    static_cast<std::uint8_t>(std::clamp<std::int64_t>(category, 0, 255)), rowId);
+        extend(start, end);
+    }
+    void extend(std::int64_t a, std::int64_t b) {
+        if (!m_any) {
+            m_out.minNs = a;
+            m_out.maxNs = b;
+            m_any = true;
+        }
+        m_out.minNs = std::min(m_out.minNs, a);
+        m_out.maxNs = std::max(m_out.maxNs, b);
+    }
+    void finish() {
+        // Lanes that stayed empty (a thread with no spans) would only take space on screen.
+        std::vector<TimelineLane> kept;
+        for (TimelineLane& l : m_out.lanes) {
+            l.spans.finish();
+            if (l.spans.spanCount() == 0) continue;
+            m_out.events += l.spans.spanCount();
+            m_out.clipped += l.spans.clipped();
+            kept.push_back(std::move(l));
+        }
+        // Group lanes by process, keeping each session's track order.
+        std::stable_sort(kept.begin(), kept.end(),
+                         [](const TimelineLane& a, const TimelineLane& b) { return a.sessionId < b.sessionId; });
+        m_out.lanes = std::move(kept);
+        for (SessionMarks& m : m_out.marks) {
+            m.lookups.finish();
+            m.steps.finish();
+            m_out.events += m.lookups.size() + m.steps.size();
+        }
+    }
+
+    const trace::TraceReader& m_reader;
+    const LoadControl& m_control;
+    TimelineData& m_out;
+    std::int64_t m_total = 0, m_done = 0;
+    bool m_any = false;
+    std::unordered_map<std::int64_t, std::size_t> m_trackLane;
+    std::map<std::pair<std::int64_t, int>, std::size_t> m_runtimeLane;
+    std::unordered_map<std::int64_t, std::size_t> m_marks;
+    std::unordered_map<std::int64_t, std::int64_t> m_sessionEnd;
+    std::unordered_map<std::int64_t, std::string> m_sessionLabel;
+};
+
+}  // namespace
+
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control) {
+    TimelineData data;
+    Builder(reader, control, data).run();
+    return data;
+}
+
+}  // namespace cs::engine

@@ -1,0 +1,63 @@
+// TimelineData: everything the timeline draws, read once from a trace into TimelineIndex lanes.
+//
+// Why one snapshot: the GUI thread must never touch SQLite (DESIGN.md 2). A worker thread builds
+// this immutable object and hands it over; from then on the view only queries memory. Each source
+// table with timestamps becomes lanes: spans by their track, and per session one runtime lane for
+// module loads, NVRTC / nvJitLink programs, driver JIT, kernel launches and compiler phases. Cache
+// lookups (hit / miss) and steps are instant marks per session.
+#pragma once
+
+#include "load_control.h"
+#include "string_table.h"
+#include "timeline_index.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cs::trace {
+class TraceReader;
+}
+
+namespace cs::engine {
+
+// The table a lane's row ids point into.
+enum class LaneSource : std::uint8_t { Spans, ModuleLoads, CudaPrograms, CudaJit, KernelLaunches, PhaseTimings };
+const char* laneSourceTable(LaneSource s);
+
+struct TimelineLane {
+    std::int64_t sessionId = 0;
+    std::int64_t trackId = 0;  // 0 for a runtime lane made from another table
+    int trackKind = 0;         // cs_track_kind
+    LaneSource source = LaneSource::Spans;
+    std::string process;       // session label, e.g. "warp pid 4121"
+    std::string name;          // e.g. "thread 4121", "module loads"
+    TimelineIndex spans;
+};
+
+struct SessionMarks {
+    std::int64_t sessionId = 0;
+    std::string process;
+    MarkIndex lookups;  // flag = the runtime said miss; label = program
+    MarkIndex steps;    // label = the step number; rowId = steps.id
+};
+
+struct TimelineData {
+    StringTable strings;
+    std::vector<TimelineLane> lanes;
+    std::vector<SessionMarks> marks;
+    std::int64_t minNs = 0, maxNs = 0;  // extent of everything with a timestamp
+    std::size_t events = 0;             // spans + marks indexed
+    std::size_t clipped = 0;            // spans clipped for nesting deeper than kMaxDepth
+
+    std::string_view str(std::int64_t id) const { return strings.get(id); }
+    std::size_t allocatedBytes() const;
+};
+
+// Reads the whole trace. Progress 0..100; throws LoadCancelled or trace::TraceError.
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {});
+
+// "warp pid 4121", "import: nvcc-time.csv": how a session is named on lanes and in tables.
+std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId);
+
+}  // namespace cs::engine

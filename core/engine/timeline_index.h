@@ -1,0 +1,113 @@
+// TimelineIndex: the spans of one timeline lane, arranged so that a view of any zoom level gets at
+// most a few items per pixel column, in time proportional to the pixels and not to the events.
+//
+// Why this shape (ideas from Tracy's MinVisSize folding and perfetto's slice mipmaps, no code):
+//  - Spans are split into rows ("depths") by greedy interval partitioning, so inside one row spans
+//    never overlap. Sorted by start, their ends are then sorted too, and the first span visible
+//    in a window is one binary search away.
+//  - A query names a bucket width (the view passes its ns-per-pixel rounded down to a power of two,
+//    so buckets are aligned to absolute time and do not shimmer while panning). A span at least one
+//    bucket wide is returned as itself. A run of narrower spans is folded into one "N items" mark:
+//    the scan jumps, by binary search, to the first span starting after the bucket that holds the
+//    run's end, and the count is the difference of the two indices. Work per row is therefore
+//    O(visible buckets x log n) however many spans the window holds.
+//  - Storage is columnar (start, end, name id, category, source row id: 29 bytes a span), which is
+//    what the 40 bytes-per-event memory budget of the viewer allows.
+// Nesting deeper than kMaxDepth rows (possible only in malformed or adversarial input) is clipped
+// into the last row and counted, never dropped silently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace cs::engine {
+
+// One thing to draw: a span, or `count` > 1 folded spans covering [startNs, endNs).
+struct TimelineItem {
+    std::int64_t startNs = 0, endNs = 0;
+    std::int64_t rowId = 0;     // source row of the span (the first one of a fold)
+    std::uint32_t name = 0;     // string id
+    std::uint32_t count = 1;    // 1 = a real span; > 1 = "N items"
+    std::uint16_t depth = 0;
+    std::uint8_t category = 0;  // cs_category of the span (of the first one of a fold)
+};
+
+class TimelineIndex {
+public:
+    static constexpr int kMaxDepth = 64;
+
+    // Any order; call finish() once after the last add().
+    void add(std::int64_t startNs, std::int64_t endNs, std::uint32_t name, std::uint8_t category,
+             std::int64_t rowId);
+    void finish();
+
+    // Appends to `out` every item of rows [0, depthCount) that intersects [t0, t1), folding spans
+    // narrower than bucketNs (> 0).
+    void query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, std::vector<TimelineItem>& out) const;
+    // Spans whose name id has wanted[name] set, in row then time order, at most `limit`.
+    void findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out) const;
+    // The span of row `depth` that contains t, if any.
+    std::optional<TimelineItem> spanAt(int depth, std::int64_t t) const;
+
+    std::size_t spanCount() const { return m_count; }
+    int depthCount() const { return static_cast<int>(m_rows.size()); }
+    std::int64_t minNs() const { return m_min; }
+    std::int64_t maxNs() const { return m_max; }
+    std::size_t clipped() const { return m_clipped; }
+    std::size_t allocatedBytes() const;
+
+private:
+    struct Row {
+        std::vector<std::int64_t> start, end, rowId;
+        std::vector<std::uint32_t> name;
+        std::vector<std::uint8_t> category;
+    };
+    struct Pending {
+        std::int64_t start, end, rowId;
+        std::uint32_t name;
+        std::uint8_t category;
+    };
+    void queryRow(const Row& r, std::uint16_t depth, std::int64_t t0, std::int64_t t1, std::int64_t bucketNs,
+                  std::vector<TimelineItem>& out) const;
+
+    std::vector<Pending> m_pending;
+    std::vector<Row> m_rows;
+    std::size_t m_count = 0, m_clipped = 0;
+    std::int64_t m_min = 0, m_max = 0;
+};
+
+// Instant events of one lane (cache lookups, steps): same folding, by bucket.
+struct MarkItem {
+    std::int64_t tsNs = 0;     // first instant of the bucket
+    std::int64_t rowId = 0;    // its source row
+    std::uint32_t label = 0;   // its string id
+    std::uint32_t count = 1;   // instants folded into this bucket
+    std::uint32_t flagged = 0; // how many of them carry the flag (a miss)
+};
+
+class MarkIndex {
+public:
+    void add(std::int64_t tsNs, std::uint32_t label, bool flag, std::int64_t rowId);
+    void finish();
+    void query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, std::vector<MarkItem>& out) const;
+    std::size_t size() const { return m_ts.size(); }
+    std::size_t allocatedBytes() const;
+    std::int64_t minNs() const { return m_ts.empty() ? 0 : m_ts.front(); }
+    std::int64_t maxNs() const { return m_ts.empty() ? 0 : m_ts.back(); }
+
+private:
+    std::vector<std::int64_t> m_ts, m_rowId;
+    std::vector<std::uint32_t> m_label;
+    // m_flaggedBefore[i] = flags among instants [0, i): a fold counts its flags in O(1).
+    std::vector<std::uint32_t> m_flaggedBefore;
+    struct Pending {
+        std::int64_t ts, rowId;
+        std::uint32_t label;
+        bool flag;
+    };
+    std::vector<Pending> m_pending;
+};
+
+}  // namespace cs::engine

@@ -1,0 +1,170 @@
+// The viewer's level-of-detail index and loaders: folding, nesting, clipping, marks, the compile
+// summary of a known trace, and cancellation.
+#include "core/engine/compile_summary.h"
+#include "core/engine/timeline_data.h"
+#include "core/engine/timeline_index.h"
+#include "core/engine/timeline_search.h"
+#include "core/trace/reader.h"
+#include "demo_trace_builder.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using namespace cs::engine;
+namespace demo = cs::test::demo;
+
+namespace {
+std::vector<TimelineItem> run(const TimelineIndex& idx, std::int64_t t0, std::int64_t t1, std::int64_t bucket) {
+    std::vector<TimelineItem> out;
+    idx.query(t0, t1, bucket, out);
+    return out;
+}
+std::uint64_t totalCount(const std::vector<TimelineItem>& v) {
+    return std::accumulate(v.begin(), v.end(), std::uint64_t{0}, [](std::uint64_t a, const TimelineItem& i) { return a + i.count; });
+}
+}  // namespace
+
+TEST(TimelineIndex, NestedSpansGoToDeeperRows) {
+    TimelineIndex idx;
+    idx.add(0, 100, 1, CS_CAT_COMPILE, 10);
+    idx.add(10, 50, 2, CS_CAT_INFERENCE, 11);
+    idx.add(20, 30, 3, CS_CAT_CODEGEN, 12);
+    idx.add(60, 90, 4, CS_CAT_CODEGEN, 13);
+    idx.finish();
+    EXPECT_EQ(idx.depthCount(), 3);
+    EXPECT_EQ(idx.spanCount(), 4u);
+    auto items = run(idx, 0, 100, 1);
+    ASSERT_EQ(items.size(), 4u);
+    auto hit = idx.spanAt(1, 70);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->rowId, 13);
+    EXPECT_FALSE(idx.spanAt(2, 70).has_value());
+}
+
+TEST(TimelineIndex, NarrowSpansFoldIntoCountedMarks) {
+    TimelineIndex idx;
+    for (int i = 0; i < 1000; ++i) idx.add(i * 20, i * 20 + 10, 1, CS_CAT_COMPILE, i);
+    idx.finish();
+    // One bucket per span or finer: every span comes back on its own.
+    EXPECT_EQ(run(idx, 0, 20000, 10).size(), 1000u);
+    // 1 us buckets over 20 us: spans of 10 ns fold; nothing is lost, and the adjacent runs merge.
+    auto folded = run(idx, 0, 20000, 1000);
+    EXPECT_LT(folded.size(), 21u);
+    EXPECT_EQ(totalCount(folded), 1000u);
+    EXPECT_GT(folded.front().count, 1u);
+}
+
+TEST(TimelineIndex, WideSpanBreaksAFoldAndStaysItself) {
+    TimelineIndex idx;
+    for (int i = 0; i < 50; ++i) idx.add(i * 2, i * 2 + 1, 1, CS_CAT_COMPILE, i);
+    idx.add(100, 5000, 2, CS_CAT_LINK, 99);  // wide at a 100 ns bucket
+    for (int i = 0; i < 50; ++i) idx.add(5000 + i * 2, 5000 + i * 2 + 1, 1, CS_CAT_COMPILE, 100 + i);
+    idx.finish();
+    auto items = run(idx, 0, 6000, 100);
+    ASSERT_EQ(items.size(), 3u);
+    EXPECT_EQ(items[0].count, 50u);
+    EXPECT_EQ(items[1].rowId, 99);
+    EXPECT_EQ(items[1].count, 1u);
+    EXPECT_EQ(items[2].count, 50u);
+}
+
+TEST(TimelineIndex, ItemsStayBoundedByPixelsAtAnyZoom) {
+    TimelineIndex idx;
+    for (int i = 0; i < 200000; ++i) idx.add(i * 100, i * 100 + 40 + (i % 7) * 10, 1, CS_CAT_COMPILE, i);
+    idx.finish();
+    const std::int64_t span = 200000LL * 100;
+    for (std::int64_t width = span; width >= 1000; width /= 10) {
+        std::int64_t bucket = std::max<std::int64_t>(1, width / 1000);  // a 1000-pixel view
+        auto items = run(idx, 0, width, bucket);
+        EXPECT_LE(items.size(), 2000u) << "width " << width;
+    }
+}
+
+TEST(TimelineIndex, TooDeepNestingIsClippedAndCounted) {
+    TimelineIndex idx;
+    for (int i = 0; i < TimelineIndex::kMaxDepth + 5; ++i) idx.add(i, 1000 - i, 1, CS_CAT_COMPILE, i);
+    idx.finish();
+    EXPECT_EQ(idx.depthCount(), TimelineIndex::kMaxDepth);
+    EXPECT_EQ(idx.clipped(), 5u);
+    EXPECT_EQ(run(idx, 0, 1000, 1).size(), static_cast<std::size_t>(TimelineIndex::kMaxDepth));
+}
+
+TEST(MarkIndex, FoldsPerBucketAndCountsFlags) {
+    MarkIndex m;
+    for (int i = 0; i < 100; ++i) m.add(i * 10, 1, i % 4 == 0, i);
+    m.finish();
+    std::vector<MarkItem> out;
+    m.query(0, 1000, 100, out);
+    ASSERT_EQ(out.size(), 10u);
+    EXPECT_EQ(out[0].count, 10u);
+    EXPECT_EQ(out[0].flagged, 3u);  // 0, 40, 80
+    out.clear();
+    m.query(0, 1000, 1, out);
+    EXPECT_EQ(out.size(), 100u);
+}
+
+TEST(CompileSummary, DemoTraceTotalsAreUnionsOfCompileWork) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    CompileSummary s = summarizeCompileTime(*reader);
+    EXPECT_EQ(s.compileNs, demo::kTotalCompileNs);
+    EXPECT_EQ(s.wallNs, demo::kWallNs);
+    ASSERT_FALSE(s.byRuntime.empty());
+    EXPECT_EQ(s.byRuntime[0].name, "julia");
+    EXPECT_EQ(s.byRuntime[0].ns, demo::kJuliaCompileNs);
+    EXPECT_EQ(s.byRuntime[1].name, "warp");
+    EXPECT_EQ(s.byRuntime[1].ns, demo::kWarpCompileNs);
+    EXPECT_EQ(s.byCategory[0].name, "compile");
+    EXPECT_EQ(s.byCategory[0].ns, demo::kJuliaCompileNs);
+    EXPECT_EQ(s.sessions.size(), 3u);
+    EXPECT_EQ(s.sessions[0].label, "julia pid 100");
+}
+
+TEST(TimelineData, DemoTraceBecomesLanesAndMarks) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    int lastPercent = -1;
+    TimelineData d = loadTimeline(*reader, {.progress = [&](int p, std::string_view) { lastPercent = p; }});
+    EXPECT_EQ(lastPercent, 100);
+    ASSERT_EQ(d.lanes.size(), 3u);  // julia main thread, warp module loads, NVRTC programs
+    EXPECT_EQ(d.lanes[0].name, "main");
+    EXPECT_EQ(d.lanes[0].spans.depthCount(), 2);
+    EXPECT_EQ(d.lanes[1].name, "module loads");
+    EXPECT_EQ(d.lanes[1].spans.spanCount(), static_cast<std::size_t>(demo::kModuleLoads));
+    ASSERT_EQ(d.marks.size(), 1u);
+    EXPECT_EQ(d.marks[0].lookups.size(), static_cast<std::size_t>(demo::kLookups));
+    EXPECT_EQ(d.marks[0].steps.size(), static_cast<std::size_t>(demo::kJuliaSteps));
+    std::vector<MarkItem> marks;
+    d.marks[0].lookups.query(d.minNs, d.maxNs + 1, 1, marks);
+    std::uint32_t misses = 0;
+    for (const auto& m : marks) misses += m.flagged;
+    EXPECT_EQ(misses, static_cast<std::uint32_t>(demo::kMisses));
+    EXPECT_EQ(d.str(d.lanes[1].spans.spanAt(0, 1 * demo::kS)->name), "warp.sim");
+}
+
+TEST(TimelineData, CancelStopsTheLoad) {
+    cs::test::TempDir dir;
+    demo::writeSyntheticTrace(dir.file("big.cstrace"), 200000, 2);
+    auto reader = cs::trace::TraceReader::open(dir.file("big.cstrace"));
+    std::atomic<bool> cancel{true};
+    EXPECT_THROW(loadTimeline(*reader, {.cancel = &cancel}), LoadCancelled);
+    EXPECT_THROW(summarizeCompileTime(*reader, {.cancel = &cancel}), LoadCancelled);
+}
+
+TEST(TimelineSearch, FindsSpansAndModulesByAnyPartOfTheirName) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    TimelineData d = loadTimeline(*reader);
+    auto hits = searchTimeline(d, "GRADIENT");
+    EXPECT_EQ(hits.size(), 3u);  // two compiles and the inference of the gradient program
+    auto sim = searchTimeline(d, "warp.sim");
+    ASSERT_EQ(sim.size(), 2u);
+    EXPECT_EQ(d.lanes[static_cast<std::size_t>(sim[0].lane)].name, "module loads");
+    EXPECT_TRUE(searchTimeline(d, "no such name").empty());
+    EXPECT_EQ(searchTimeline(d, "gradient", 1).size(), 1u);
+}

@@ -1,0 +1,262 @@
+// The real main window, offscreen: open the demo trace and check what each view shows.
+#include "gui_test_util.h"
+
+#include "app/gui/main_window.h"
+#include "app/models/trace_loader.h"
+#include "app/plots/timeline_plot.h"
+#include "app/plots/bar_chart.h"
+#include "app/widgets/cache_view.h"
+#include "app/widgets/filtered_table.h"
+#include "app/widgets/findings_view.h"
+#include "app/widgets/invalidations_view.h"
+#include "app/widgets/modules_view.h"
+#include "app/widgets/overview_view.h"
+#include "app/widgets/search_view.h"
+#include "app/widgets/timeline_view.h"
+#include "demo_trace_builder.h"
+#include "test_util.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+
+using namespace cs::gui;
+namespace demo = cs::test::demo;
+
+namespace {
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        demo::writeDemoTrace(dir.file("demo.cstrace"));
+        path = QString::fromStdString(dir.file("demo.cstrace"));
+        window = std::make_unique<MainWindow>();
+        window->resize(1200, 800);
+        window->show();
+    }
+    void open(const QStringList& paths) {
+        window->openTraces(paths);
+        ASSERT_TRUE(cs::test::waitFor([&] { return !window->isLoading(); })) << "loading did not finish";
+    }
+    TimelinePlot* plot() const { return window->timeline()->plot(); }
+    cs::test::TempDir dir;
+    QString path;
+    std::unique_ptr<MainWindow> window;
+};
+}  // namespace
+
+TEST_F(MainWindowTest, OverviewShowsCompileTimeSharesAndVerdict) {
+    open({path});
+    OverviewView* o = window->overview();
+    EXPECT_TRUE(o->headline().contains(QStringLiteral("5.35 s compiling, 53.5% of 10.0 s wall time"))) << o->headline().toStdString();
+    EXPECT_EQ(o->categoryModel()->rowCount(), 5);
+    EXPECT_EQ(o->categoryModel()->index(0, 0).data().toString(), QStringLiteral("compile"));
+    EXPECT_EQ(o->runtimeModel()->rowCount(), 3);
+    EXPECT_EQ(o->runtimeModel()->index(1, 0).data().toString(), QStringLiteral("warp"));
+    EXPECT_EQ(o->runtimeModel()->index(1, 1).data().toString(), QStringLiteral("2.00 s"));
+    EXPECT_EQ(o->sessionModel()->rowCount(), 3);
+    EXPECT_TRUE(o->verdict().contains(QStringLiteral("Acceptance"))) << o->verdict().toStdString();
+    EXPECT_EQ(window->statusText(), QStringLiteral("1 trace(s) open"));
+}
+
+TEST_F(MainWindowTest, TimelineShowsLanesMarksAndSelection) {
+    open({path});
+    window->tabs()->setCurrentWidget(window->timeline());
+    TimelinePlot* p = plot();
+    ASSERT_EQ(p->sources().size(), 1u);
+    // julia lookups row, julia main, warp module loads, NVRTC programs.
+    EXPECT_EQ(p->rowCount(), 4);
+    p->replot();
+    EXPECT_GT(p->lastPaintItems(), 10u);
+    const cs::engine::TimelineData& d = *p->sources()[0].data;
+    // Click the middle of the first "compile gradient" (1 s .. 4 s) at depth 0 of the main lane.
+    QPoint at = p->pixelOf(0, 0, 0, 2500 * demo::kMs);
+    p->selectAt(at);
+    ASSERT_TRUE(p->selection().valid());
+    EXPECT_EQ(d.str(p->selection().item.name), "compile gradient");
+    EXPECT_TRUE(window->timeline()->details().contains(QStringLiteral("compile gradient")));
+    EXPECT_TRUE(window->timeline()->details().contains(QStringLiteral("3.00 s")));
+    // Depth 1 at the same time is the inference child.
+    p->selectAt(p->pixelOf(0, 0, 1, 1500 * demo::kMs));
+    EXPECT_EQ(d.str(p->selection().item.name), "infer gradient");
+    // The SVG export draws the same spans.
+    QString svg = p->toSvg();
+    EXPECT_TRUE(svg.contains(QStringLiteral("<rect")));
+    EXPECT_TRUE(svg.contains(QStringLiteral("julia pid 100")));
+    EXPECT_TRUE(p->savePng(QString::fromStdString(dir.file("timeline.png"))));
+    EXPECT_GT(QFileInfo(QString::fromStdString(dir.file("timeline.png"))).size(), 1000);
+}
+
+TEST_F(MainWindowTest, KeyboardZoomsAndPansLikePerfetto) {
+    open({path});
+    window->tabs()->setCurrentWidget(window->timeline());
+    TimelinePlot* p = plot();
+    auto [a0, b0] = p->visibleRangeNs();
+    QTest::keyClick(p->plotWidget(), Qt::Key_W);
+    auto [a1, b1] = p->visibleRangeNs();
+    EXPECT_NEAR(static_cast<double>(b1 - a1), static_cast<double>(b0 - a0) / 1.25, 1e3);
+    QTest::keyClick(p->plotWidget(), Qt::Key_D);
+    auto [a2, b2] = p->visibleRangeNs();
+    EXPECT_GT(a2, a1);
+    EXPECT_NEAR(static_cast<double>(b2 - a2), static_cast<double>(b1 - a1), 1e3);
+    QTest::keyClick(p->plotWidget(), Qt::Key_0);
+    EXPECT_EQ(p->visibleRangeNs(), std::make_pair(a0, b0));
+}
+
+TEST_F(MainWindowTest, ActivatingAFindingJumpsToItsTimelineRange) {
+    open({path});
+    // An analysis result for the recompile of the gradient program at step 4 (6.2 s .. 7.2 s).
+    auto findings = std::make_shared<std::vector<cs::engine::Finding>>();
+    cs::engine::Finding f;
+    f.kind = "cache.recompile";
+    f.title = "gradient recompiled at step 4";
+    f.mechanism = "shape of arg 2 moved";
+    f.fix = "pad the batch";
+    f.evidence.push_back({"cache_lookups", 6, "shape 128x64 -> 100x64"});
+    f.startNs = 6200 * demo::kMs;
+    f.endNs = 7200 * demo::kMs;
+    findings->push_back(f);
+    window->publishFindings(window->documents()[0].id, findings);
+    EXPECT_EQ(window->findings()->model()->rowCount(), 1);
+    EXPECT_EQ(window->overview()->topFindingsModel()->rowCount(), 1);
+    window->activateFinding(0);
+    EXPECT_EQ(window->tabs()->currentWidget(), window->timeline());
+    auto [a, b] = plot()->visibleRangeNs();
+    EXPECT_LE(a, *f.startNs);
+    EXPECT_GE(b, *f.endNs);
+    EXPECT_LT(b - a, 1200 * demo::kMs);  // zoomed to the range, not the whole trace
+    EXPECT_TRUE(window->findings()->details().contains(QStringLiteral("pad the batch")));
+}
+
+TEST_F(MainWindowTest, SearchBoxFindsNamesAndSelectsOnTimeline) {
+    open({path});
+    window->searchBox()->setText(QStringLiteral("warp.sim"));
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    EXPECT_EQ(window->tabs()->currentWidget(), window->search());
+    SearchModel* m = window->search()->model();
+    ASSERT_EQ(m->rowCount(), 2);
+    EXPECT_EQ(m->index(0, 4).data().toString(), QStringLiteral("warp pid 200 · module loads"));
+    emit window->search()->rowActivated(*m->rowAt(1));
+    EXPECT_EQ(window->tabs()->currentWidget(), window->timeline());
+    EXPECT_EQ(plot()->selection().item.startNs, 2 * demo::kS);
+    auto [a, b] = plot()->visibleRangeNs();  // followed the selection
+    EXPECT_LE(a, 2 * demo::kS);
+    EXPECT_LT(b - a, 2 * demo::kS);
+}
+
+TEST_F(MainWindowTest, SeveralTracesAreLanesOfOneTimeline) {
+    std::string second = dir.file("rank1.cstrace");
+    demo::writeDemoTrace(second);
+    open({path, QString::fromStdString(second)});
+    EXPECT_EQ(window->documents().size(), 2u);
+    EXPECT_EQ(plot()->sources().size(), 2u);
+    EXPECT_EQ(plot()->rowCount(), 8);
+    window->setCurrentDocument(1);
+    EXPECT_TRUE(window->overview()->headline().startsWith(QStringLiteral("rank1.cstrace")));
+}
+
+TEST_F(MainWindowTest, BadFileIsReportedAndCancelStopsLoading) {
+    std::string bad = dir.file("notes.cstrace");
+    cs::test::writeFile(bad, "this is not a trace");
+    open({QString::fromStdString(bad)});
+    EXPECT_TRUE(window->statusText().startsWith(QStringLiteral("Could not open"))) << window->statusText().toStdString();
+
+    std::string big = dir.file("big.cstrace");
+    demo::writeSyntheticTrace(big, 200000, 2);
+    TraceLoader loader;
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QSignalSpy timeline(&loader, &TraceLoader::timelineReady);
+    int id = loader.load(QString::fromStdString(big));
+    loader.cancel(id);
+    ASSERT_TRUE(cs::test::waitFor([&] { return finished.count() == 1; }));
+    EXPECT_TRUE(finished.at(0).at(1).toBool());  // cancelled
+    EXPECT_EQ(timeline.count(), 0);              // nothing half-built published
+}
+
+TEST_F(MainWindowTest, ExportsTheHtmlReportOfTheOpenTraces) {
+    open({path});
+    ASSERT_TRUE(window->reportAction()->isEnabled());
+    QSignalSpy written(window.get(), &MainWindow::reportWritten);
+    QString out = QString::fromStdString(dir.file("report.html"));
+    window->exportReportTo(out);
+    ASSERT_TRUE(cs::test::waitFor([&] { return written.count() == 1; }, 60000));
+    EXPECT_EQ(written.at(0).at(1).toString(), QString()) << written.at(0).at(1).toString().toStdString();
+    std::string html = cs::test::readFile(out.toStdString());
+    EXPECT_NE(html.find("<html"), std::string::npos);
+    EXPECT_NE(html.find("warp.sim"), std::string::npos);
+    // The spy records in the worker thread; the window hears of it through its (queued) slot.
+    EXPECT_TRUE(cs::test::waitFor([&] { return window->statusText() == QStringLiteral("Wrote ") + out; }))
+        << window->statusText().toStdString();
+}
+
+TEST_F(MainWindowTest, CacheViewShowsLookupsMissCausesAndTheVerdict) {
+    open({path});
+    CacheView* c = window->cache();
+    CacheLookupModel* m = c->lookups();
+    ASSERT_EQ(m->rowCount(), demo::kLookups);
+    int misses = 0;
+    for (int r = 0; r < m->rowCount(); ++r) misses += m->index(r, 5).data().toString().startsWith(QStringLiteral("miss"));
+    EXPECT_EQ(misses, demo::kMisses);
+    // The gradient program recompiled at step 4: a late miss, and 3 programs where a train-only run expects 2.
+    EXPECT_TRUE(c->verdict().contains(QStringLiteral("FAIL"))) << c->verdict().toStdString();
+    EXPECT_TRUE(window->overview()->verdict().contains(QStringLiteral("FAIL")));
+    // Misses per step: 2 at step 1 (gradient, optimizer), 1 at step 4.
+    ASSERT_EQ(c->chart()->barCount(), 4);
+    EXPECT_EQ(c->chart()->value(0), 2.0);
+    EXPECT_EQ(c->chart()->value(3), 1.0);
+    ASSERT_TRUE(c->showLookup(6));  // cache_lookups.id 6: the step-4 miss
+    EXPECT_TRUE(c->details().contains(QStringLiteral("shape of arg 2: 128x64 -> 100x64"))) << c->details().toStdString();
+}
+
+TEST_F(MainWindowTest, ModulesViewShowsRepeatedHashesAndWhatDiffers) {
+    open({path});
+    ModulesModel* m = window->modules()->model();
+    ASSERT_EQ(m->rowCount(), 2);  // warp.sim, kernels
+    QModelIndex sim = m->index(0, 0);
+    EXPECT_EQ(sim.data().toString(), QStringLiteral("warp.sim"));
+    EXPECT_EQ(m->index(0, 1).data().toLongLong(), 2);  // identities
+    EXPECT_EQ(m->index(0, 2).data().toString(), QStringLiteral("aaaaaaa, bbbbbbb"));
+    EXPECT_EQ(m->index(0, 3).data().toString(), QStringLiteral("128, 256"));
+    EXPECT_EQ(m->index(0, 4).data().toInt(), 2);  // compiled
+    EXPECT_EQ(m->rowCount(sim), 2);
+    EXPECT_EQ(m->index(1, 5).data().toInt(), 1);  // kernels: cached once
+    EXPECT_GT(window->modules()->findingsModel()->rowCount(), 0);
+}
+
+TEST_F(MainWindowTest, InvalidationsViewShowsTreesWithChildrenAndPathToAMethod) {
+    open({path});
+    InvalidationsView* v = window->invalidations();
+    InvalidationsModel* m = v->model();
+    ASSERT_EQ(m->rowCount(), 1);
+    EXPECT_TRUE(m->index(0, 0).data().toString().startsWith(QStringLiteral("inserting show(io::IO"))) << m->index(0, 0).data().toString().toStdString();
+    EXPECT_EQ(m->index(0, 1).data().toLongLong(), demo::kInvalidationChildren);
+    EXPECT_TRUE(v->summary().startsWith(QStringLiteral("1 trees"))) << v->summary().toStdString();
+    ASSERT_TRUE(v->showPathTo(QStringLiteral("c111")));
+    QModelIndex current = v->table()->view()->currentIndex();
+    EXPECT_EQ(current.data().toString(), QStringLiteral("MethodInstance for c111()"));
+    EXPECT_TRUE(v->table()->view()->isExpanded(current.parent()));
+    v->table()->filter()->setText(QStringLiteral("c21"));  // search keeps the path to matches
+    EXPECT_EQ(v->table()->proxy()->rowCount(), 1);
+}
+
+TEST_F(MainWindowTest, EngineFindingJumpsToItsRowsAndTimelineRange) {
+    open({path});
+    const auto& findings = window->documents()[0].findings;
+    ASSERT_TRUE(findings && !findings->empty());
+    int warp = -1;
+    for (std::size_t i = 0; i < findings->size(); ++i)
+        if ((*findings)[i].kind.rfind("warp.", 0) == 0 && (*findings)[i].startNs && warp < 0) warp = static_cast<int>(i);
+    ASSERT_GE(warp, 0) << "no Warp finding with a time range for the two hashes of warp.sim";
+    const cs::engine::Finding& f = (*findings)[static_cast<std::size_t>(warp)];
+    window->activateFinding(warp);
+    auto [a, b] = plot()->visibleRangeNs();
+    EXPECT_LE(a, *f.startNs);
+    EXPECT_GE(b, *f.endNs);
+    EXPECT_LT(b - a, 2 * (*f.endNs - *f.startNs) + 1);
+    QModelIndex row = window->modules()->table()->view()->currentIndex();
+    EXPECT_TRUE(row.data().toString().startsWith(QStringLiteral("hash "))) << row.data().toString().toStdString();
+}

@@ -1,0 +1,140 @@
+// Every model of the GUI under QAbstractItemModelTester, fed with real snapshots of a real trace,
+// through the sort/filter proxies the views use.
+#include "gui_test_util.h"
+
+#include "app/models/cache_models.h"
+#include "app/models/findings_model.h"
+#include "app/models/invalidation_models.h"
+#include "app/models/module_models.h"
+#include "core/engine/invalidation_load.h"
+#include "app/models/search_model.h"
+#include "app/models/summary_models.h"
+#include "core/trace/reader.h"
+#include "demo_trace_builder.h"
+#include "test_util.h"
+
+#include <QSortFilterProxyModel>
+
+using namespace cs::gui;
+namespace demo = cs::test::demo;
+
+namespace {
+struct Loaded {
+    cs::test::TempDir dir;
+    SummaryPtr summary;
+    TimelinePtr timeline;
+    Loaded() {
+        demo::writeDemoTrace(dir.file("demo.cstrace"));
+        auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+        summary = std::make_shared<const cs::engine::CompileSummary>(cs::engine::summarizeCompileTime(*reader));
+        timeline = std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimeline(*reader));
+    }
+};
+
+FindingsPtr someFindings() {
+    auto v = std::make_shared<std::vector<cs::engine::Finding>>();
+    for (int i = 0; i < 3; ++i) {
+        cs::engine::Finding f;
+        f.kind = "test.kind" + std::to_string(i);
+        f.title = "finding " + std::to_string(i);
+        f.costNs = (i + 1) * 1000000;
+        for (int e = 0; e < i + 1; ++e) f.evidence.push_back({"cache_lookups", e + 1, "row " + std::to_string(e)});
+        v->push_back(f);
+    }
+    return v;
+}
+
+template <typename M>
+void checkThroughProxy(M* model, const std::function<void()>& fill) {
+    auto tester = cs::test::testModel(model);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(model);
+    proxy.setRecursiveFilteringEnabled(true);
+    proxy.setSortRole(SortRole);
+    proxy.setFilterRole(FilterRole);
+    auto proxyTester = cs::test::testModel(&proxy);
+    fill();
+    proxy.sort(1, Qt::DescendingOrder);
+    proxy.setFilterFixedString(QStringLiteral("e"));
+    proxy.setFilterFixedString(QString());
+    fill();  // a second reset over a sorted proxy
+    cs::test::expectModelOk();
+}
+}  // namespace
+
+TEST(GuiModels, ShareModelsByCategoryAndRuntime) {
+    Loaded l;
+    ShareModel* m = makeShareModel(QStringLiteral("Category"), nullptr);
+    checkThroughProxy(m, [&] { m->setRows(shareRows(*l.summary, l.summary->byCategory)); });
+    ASSERT_EQ(m->rowCount(), 5);  // compile, module build, inference, NVRTC, compiler phase
+    EXPECT_EQ(m->index(0, 0).data().toString(), QStringLiteral("compile"));
+    EXPECT_EQ(m->index(0, 1).data(SortRole).toLongLong(), demo::kJuliaCompileNs);
+    EXPECT_EQ(m->index(0, 3).data().toString(), QStringLiteral("45.0%"));  // 4.5 s of 10 s wall
+    delete m;
+}
+
+TEST(GuiModels, SessionAndProblemModels) {
+    Loaded l;
+    SessionModel* s = makeSessionModel(nullptr);
+    checkThroughProxy(s, [&] { s->setRows(std::make_shared<const std::vector<cs::engine::SessionSummary>>(l.summary->sessions)); });
+    EXPECT_EQ(s->rowCount(), 3);
+    EXPECT_EQ(s->index(1, 0).data().toString(), QStringLiteral("warp pid 200"));
+    ProblemModel* p = makeProblemModel(nullptr);
+    checkThroughProxy(p, [&] { p->setRows(std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"a x1 (b)"})); });
+    EXPECT_EQ(p->rowCount(), 1);
+    delete s;
+    delete p;
+}
+
+TEST(GuiModels, FindingsTreeHasEvidenceChildren) {
+    FindingsModel* m = makeFindingsModel(nullptr);
+    FindingsPtr findings = someFindings();
+    checkThroughProxy(m, [&] { m->setTree(buildFindingTree(findings)); });
+    ASSERT_EQ(m->rowCount(), 3);
+    QModelIndex third = m->index(2, 0);
+    EXPECT_EQ(m->rowCount(third), 3);
+    EXPECT_EQ(m->index(0, 0, third).data().toString(), QStringLiteral("cache_lookups #1  row 0"));
+    EXPECT_EQ(m->parent(m->index(0, 0, third)), third);
+    EXPECT_EQ(m->index(2, 2).data().toString(), QStringLiteral("3.00 ms"));
+    m->setTree(buildFindingTree(findings, 1));
+    EXPECT_EQ(m->rowCount(), 1);
+    delete m;
+}
+
+TEST(GuiModels, SearchModelOverAllTraces) {
+    Loaded l;
+    SearchModel* m = makeSearchModel(nullptr);
+    std::vector<SearchInput> in{{QStringLiteral("a"), l.timeline}, {QStringLiteral("b"), l.timeline}};
+    checkThroughProxy(m, [&] { m->setRows(searchNames(in, QStringLiteral("gradient"))); });
+    EXPECT_EQ(m->rowCount(), 6);  // three names per trace, two traces
+    EXPECT_EQ(m->index(0, 5).data().toString(), QStringLiteral("a"));
+    EXPECT_EQ(m->index(3, 5).data().toString(), QStringLiteral("b"));
+    delete m;
+}
+
+TEST(GuiModels, EngineModelsCacheModulesInvalidations) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    auto cache = cs::engine::analyseCache(*reader);
+    CacheLookupModel* lookups = makeCacheLookupModel(nullptr);
+    checkThroughProxy(lookups, [&] { lookups->setRows(cacheLookupRows(cache)); });
+    EXPECT_EQ(lookups->rowCount(), demo::kLookups);
+    CacheIssueModel* issues = makeCacheIssueModel(nullptr);
+    checkThroughProxy(issues, [&] { issues->setRows(cacheIssueRows(*cache)); });
+
+    auto report = std::make_shared<const cs::engine::warp::ModuleReport>(cs::engine::warp::buildModuleReport(*reader));
+    ModulesModel* modules = makeModulesModel(nullptr);
+    checkThroughProxy(modules, [&] { modules->setTree(buildModuleTree(report)); });
+    EXPECT_EQ(modules->rowCount(), 2);
+
+    auto forest = cs::engine::loadInvalidationTrees(*reader);
+    InvalidationsModel* inv = makeInvalidationsModel(nullptr);
+    checkThroughProxy(inv, [&] { inv->setTree(buildInvalidationTree(forest)); });
+    ASSERT_EQ(inv->rowCount(), 1);
+    EXPECT_EQ(inv->rowCount(inv->index(0, 0)), 1);  // one backedge under the inserted method
+    delete lookups;
+    delete issues;
+    delete modules;
+    delete inv;
+}
