@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <array>
+#include <cstdint>
 #include <chrono>
 #include <filesystem>
 #include <span>
@@ -319,7 +320,9 @@ void TraceWriter::addStat(OptInt sessionId, std::string_view name, std::string_v
         m_stats.emplace(key, StatValue{nextId(Stats), count, std::string(detail), true});
         return;
     }
-    it->second.count += count;
+    // Counts come from untrusted peers (the recorder's wire, merged traces): saturate, never overflow.
+    if (__builtin_add_overflow(it->second.count, count, &it->second.count))
+        it->second.count = count > 0 ? INT64_MAX : INT64_MIN;
     if (it->second.detail.empty()) it->second.detail = std::string(detail);
     it->second.dirty = true;
 }
