@@ -8,14 +8,14 @@ cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
 cmake --preset release >/dev/null
 targets=(compilescope compilescope-recorder)
-if grep -q 'build app/compilescope-gui:' build/release/build.ninja 2>/dev/null; then
+if grep -q '^build app/gui/compilescope-gui:' build/release/build.ninja 2>/dev/null; then
   targets+=(compilescope-gui)
 fi
 cmake --build --preset release -j "$(nproc)" --target "${targets[@]}"
 trace="${1:-resources/demo/demo.cstrace}"
 bin=build/release/app
-if [ -x "$bin/compilescope-gui" ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  exec "$bin/compilescope-gui" "$trace"
+if [ -x "$bin/gui/compilescope-gui" ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  exec "$bin/gui/compilescope-gui" "$trace"
 fi
 mkdir -p out
 "$bin/compilescope" report "$trace" -o out/demo-report.html
