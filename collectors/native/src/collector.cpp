@@ -228,6 +228,10 @@ void stopFlusherThread(Global& g) {
 
 // fork(): the child has one thread. Its copy of the parent's unsent events belongs to the parent,
 // so it discards them, forgets the other threads' buffers and records itself as a new session.
+// The flusher's wake-up mutex and condition variable are not taken here: the flusher may be waiting
+// on them, and the child has no flusher. The child rebuilds both instead (a copy taken while the
+// parent's flusher held the mutex, or waited on the condition variable, would deadlock the child's
+// new flusher or its cs_stop(); seen as a hang of fork-heavy tests under load).
 void beforeFork() {
     Global& g = global();
     g.startMutex.lock();
@@ -244,6 +248,10 @@ void afterForkParent() {
 }
 void afterForkChild() {
     Global& g = global();
+    // The parent's objects are abandoned, not destroyed: their state describes threads that do not
+    // exist here. Fresh ones take their place before the child's flusher starts.
+    new (&g_wakeMutex) std::mutex;
+    new (&g_wake) std::condition_variable;
     ThreadBuffer* mine = threadState().buf;
     for (ThreadBuffer* b : g.buffers)
         if (b != mine) delete b;
