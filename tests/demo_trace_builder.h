@@ -4,7 +4,8 @@
 // cache lookups and a recompile at step 4; a Warp-like session with a module built under two
 // hashes; an NVRTC session), plus untimed nvcc phases. Every number the tests assert is derived
 // from the constants below, so a test that fails names a real difference.
-// writeSyntheticTrace(): n spans on a few threads, nested two deep, for the 1M / 10M benchmarks.
+// writeSyntheticTrace(): n spans on a few threads, nested two deep, for tests that need a big trace
+// (the viewer benchmarks record theirs with the real collector: benchmarks/gui_trace_job.c).
 #pragma once
 
 #include "core/trace/writer.h"

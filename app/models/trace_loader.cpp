@@ -47,7 +47,7 @@ void TraceLoader::cancel(int docId) {
 }
 
 void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel) {
-    // Progress: summary 0-20 %, timeline 20-80 %, engines 80-90 %, findings 90-100 %.
+    // Progress: timeline and summary 0-80 %, engines 80-90 %, findings 90-100 %.
     auto stageControl = [&](int from, int to) {
         engine::LoadControl c;
         c.cancel = cancel.get();
@@ -58,10 +58,16 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
     };
     try {
         auto reader = trace::TraceReader::open(path.toStdString());
-        emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(
-                                     engine::summarizeCompileTime(*reader, stageControl(0, 20))));
+        // One scan of the spans feeds the timeline and the summary (which merges the tracks on one
+        // scan thread while the others build the lanes); the timeline goes out first, as the
+        // paint waits on nothing else, and the summary follows at once.
+        engine::CompileSummaryBuilder summary(*reader);
+        auto tap = [&summary](const std::vector<std::int64_t>& ids, const std::vector<engine::TrackSpans>& tracks) {
+            summary.addAll(ids, tracks);
+        };
         emit timelineReady(docId, std::make_shared<const engine::TimelineData>(
-                                      engine::loadTimeline(*reader, stageControl(20, 80))));
+                                      engine::loadTimeline(*reader, stageControl(0, 75), tap)));
+        emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(summary.finish(stageControl(75, 80))));
         emit progress(docId, 80, QStringLiteral("cache replay, modules, invalidation trees"));
         auto analyses = std::make_shared<Analyses>();
         if (reader->rowCount("cache_lookups") > 0) analyses->cache = engine::analyseCache(*reader);

@@ -70,27 +70,31 @@ public:
     Builder(const trace::TraceReader& reader, const LoadControl& control, TimelineData& out)
         : m_reader(reader), m_control(control), m_out(out) {}
 
-    void run() {
-        const char* counted[] = {"spans", "module_loads", "cuda_programs", "cuda_jit",
-                                 "kernel_launches", "phase_timings", "cache_lookups", "steps"};
-        for (const char* t : counted) m_total += m_reader.rowCount(t);
-        m_total += m_reader.rowCount("strings");
+    void run(const SpanTap& tap) {
         m_control.report(0, "strings");
         loadStrings();
         loadSessions();
         loadTracks();
-        m_control.report(percent(), "spans");
-        // An unfinished span (no dur_ns) lasts until its session ended, when known.
-        each("SELECT s.id, s.track_id, s.start_ns, s.dur_ns, s.category, s.name_sid, t.session_id "
-             "FROM spans s JOIN tracks t ON t.id = s.track_id",
-             [&](sqlite3_stmt* st) {
-                 auto it = m_trackLane.find(col(st, 1));
-                 if (it == m_trackLane.end()) return;
-                 std::int64_t start = col(st, 2);
-                 std::int64_t end = isNull(st, 3) ? std::max(start, m_sessionEnd[col(st, 6)]) : start + col(st, 3);
-                 addSpan(it->second, start, end, col(st, 5), col(st, 4), col(st, 0));
-             });
-        m_control.report(percent(), "module loads");
+        m_control.report(5, "spans");
+        // Each lane is only touched by the scan thread that reads its track.
+        std::vector<std::int64_t> trackIds;
+        std::vector<std::int64_t> endOfSession;  // per track: when its session ended, for never-ended spans
+        for (const TimelineLane& l : m_out.lanes) {
+            trackIds.push_back(l.trackId);
+            endOfSession.push_back(m_sessionEnd[l.sessionId]);
+        }
+        LoadControl scanControl{.progress = [&](int p, std::string_view stage) { m_control.report(5 + p * 80 / 100, stage); },
+                                .cancel = m_control.cancel};
+        scanSpansByTrack(m_reader, trackIds, scanControl, [&](std::size_t t, const TrackSpans& spans) {
+            const std::int64_t sessionEnd = endOfSession[t];
+            m_out.lanes[t].spans.buildSorted([&](const auto& f) {
+                spans.forEach([&](const ScannedSpan& sp) {
+                    std::int64_t end = sp.ended ? sp.startNs + sp.durNs : std::max(sp.startNs, sessionEnd);
+                    f(sp.startNs, end, sp.name, static_cast<std::uint8_t>(std::clamp<std::int16_t>(sp.category, 0, 255)), sp.id);
+                });
+            });
+        }, tap ? SpanAllFn([&](const std::vector<TrackSpans>& tracks) { tap(trackIds, tracks); }) : SpanAllFn());
+        m_control.report(85, "module loads");
         each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM module_loads WHERE start_ns IS NOT NULL",
              [&](sqlite3_stmt* st) {
                  addSpan(runtimeLane(col(st, 1), LaneSource::ModuleLoads, "module loads"), col(st, 2),
@@ -107,7 +111,7 @@ public:
                  addSpan(runtimeLane(col(st, 1), LaneSource::CudaJit, "driver JIT"), col(st, 2),
                          col(st, 2) + col(st, 3), 0, cat, col(st, 0));
              });
-        m_control.report(percent(), "kernel launches");
+        m_control.report(88, "kernel launches");
         each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM kernel_launches", [&](sqlite3_stmt* st) {
             addSpan(runtimeLane(col(st, 1), LaneSource::KernelLaunches, "kernel launches"), col(st, 2),
                     col(st, 2) + col(st, 3), col(st, 4), CS_CAT_LAUNCH, col(st, 0));
@@ -117,16 +121,14 @@ public:
                  addSpan(runtimeLane(col(st, 1), LaneSource::PhaseTimings, "compiler phases"), col(st, 2),
                          col(st, 2) + col(st, 3), col(st, 4), CS_CAT_PHASE, col(st, 0));
              });
-        m_control.report(percent(), "cache lookups");
+        m_control.report(91, "cache lookups");
         each("SELECT id, session_id, ts_ns, program_sid, verdict FROM cache_lookups", [&](sqlite3_stmt* st) {
             marks(col(st, 1)).lookups.add(col(st, 2), static_cast<std::uint32_t>(col(st, 3)),
                                           col(st, 4) == CS_VERDICT_MISS, col(st, 0));
-            extend(col(st, 2), col(st, 2));
         });
         each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
             marks(col(st, 1)).steps.add(col(st, 2), static_cast<std::uint32_t>(std::max<std::int64_t>(0, col(st, 3))), false,
                                         col(st, 0));
-            extend(col(st, 2), col(st, 2));
         });
         m_control.report(95, "indexing");
         finish();
@@ -137,14 +139,10 @@ private:
     void each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& fn) {
         m_reader.query(sql, [&](sqlite3_stmt* st) {
             fn(st);
-            if ((++m_done & 0xFFFF) == 0) {
-                m_control.check();
-                m_control.report(percent(), "reading");
-            }
+            if ((++m_done & 0xFFFF) == 0) m_control.check();
         });
         m_control.check();
     }
-    int percent() const { return m_total == 0 ? 0 : static_cast<int>(std::min<std::int64_t>(90, 90 * m_done / m_total)); }
 
     void loadStrings() {
         each("SELECT id, str FROM strings ORDER BY id", [&](sqlite3_stmt* st) {
@@ -171,7 +169,6 @@ private:
                            lane.trackKind = static_cast<int>(col(st, 3));
                            lane.process = m_sessionLabel[lane.sessionId];
                            lane.name = trackName(lane.trackKind, st, m_reader.str(col(st, 4)));
-                           m_trackLane[lane.trackId] = m_out.lanes.size();
                            m_out.lanes.push_back(std::move(lane));
                        });
     }
@@ -203,7 +200,6 @@ private:
         if (end < start) end = start;
         m_out.lanes[lane].spans.add(start, end, static_cast<std::uint32_t>(name),
                                     static_cast<std::uint8_t>(std::clamp<std::int64_t>(category, 0, 255)), rowId);
-        extend(start, end);
     }
     void extend(std::int64_t a, std::int64_t b) {
         if (!m_any) {
@@ -220,6 +216,7 @@ private:
         for (TimelineLane& l : m_out.lanes) {
             l.spans.finish();
             if (l.spans.spanCount() == 0) continue;
+            extend(l.spans.minNs(), l.spans.maxNs());
             m_out.events += l.spans.spanCount();
             m_out.clipped += l.spans.clipped();
             kept.push_back(std::move(l));
@@ -231,6 +228,8 @@ private:
         for (SessionMarks& m : m_out.marks) {
             m.lookups.finish();
             m.steps.finish();
+            if (m.lookups.size() > 0) extend(m.lookups.minNs(), m.lookups.maxNs());
+            if (m.steps.size() > 0) extend(m.steps.minNs(), m.steps.maxNs());
             m_out.events += m.lookups.size() + m.steps.size();
         }
     }
@@ -238,9 +237,8 @@ private:
     const trace::TraceReader& m_reader;
     const LoadControl& m_control;
     TimelineData& m_out;
-    std::int64_t m_total = 0, m_done = 0;
+    std::int64_t m_done = 0;
     bool m_any = false;
-    std::unordered_map<std::int64_t, std::size_t> m_trackLane;
     std::map<std::pair<std::int64_t, int>, std::size_t> m_runtimeLane;
     std::unordered_map<std::int64_t, std::size_t> m_marks;
     std::unordered_map<std::int64_t, std::int64_t> m_sessionEnd;
@@ -249,9 +247,9 @@ private:
 
 }  // namespace
 
-TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control) {
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control, const SpanTap& tap) {
     TimelineData data;
-    Builder(reader, control, data).run();
+    Builder(reader, control, data).run(tap);
     return data;
 }
 

@@ -4,14 +4,18 @@
 // this immutable object and hands it over; from then on the view only queries memory. Each source
 // table with timestamps becomes lanes: spans by their track, and per session one runtime lane for
 // module loads, NVRTC / nvJitLink programs, driver JIT, kernel launches and compiler phases. Cache
-// lookups (hit / miss) and steps are instant marks per session.
+// lookups (hit / miss) and steps are instant marks per session. The spans table, the only one that
+// grows to millions of rows, is read on 2+ connections at once and handed over per track in start
+// order (span_scan.h), then placed into index rows reserved to their exact size.
 #pragma once
 
 #include "load_control.h"
+#include "span_scan.h"
 #include "string_table.h"
 #include "timeline_index.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,8 +58,13 @@ struct TimelineData {
     std::size_t allocatedBytes() const;
 };
 
-// Reads the whole trace. Progress 0..100; throws LoadCancelled or trace::TraceError.
-TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {});
+// Sees all tracks' spans at once, as the timeline's scan holds them (tracks[i] is track trackIds[i],
+// each sorted by start), on one scan worker while the others build the lanes. The compile summary
+// listens here, so one read of the spans table feeds both.
+using SpanTap = std::function<void(const std::vector<std::int64_t>& trackIds, const std::vector<TrackSpans>& tracks)>;
+
+// Reads the whole trace: spans with the parallel scan of span_scan.h, the other tables whole. Progress 0..100; throws LoadCancelled or trace::TraceError.
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {}, const SpanTap& tap = {});
 
 // "warp pid 4121", "import: nvcc-time.csv": how a session is named on lanes and in tables.
 std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId);

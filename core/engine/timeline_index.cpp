@@ -12,6 +12,23 @@ std::int64_t nextBucketEdge(std::int64_t t, std::int64_t bucket) {
     return (q + 1) * bucket;
 }
 
+// First index k >= from with v[k] >= edge, for sorted v. The next bucket edge is usually a few
+// spans ahead, so gallop (1, 2, 4, ... ahead) before the binary search: O(log distance) reads, all
+// near `from`, instead of a binary search over the whole row (cache misses at 10M spans).
+template <typename V>
+std::size_t gallop(const V& v, std::size_t from, std::int64_t edge) {
+    std::size_t lo = from, hi = from, step = 1;
+    const std::size_t n = v.size();
+    while (hi < n && v[hi] < edge) {
+        lo = hi + 1;
+        hi += step;
+        step <<= 1;
+    }
+    hi = std::min(hi, n);
+    return static_cast<std::size_t>(std::lower_bound(v.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                     v.begin() + static_cast<std::ptrdiff_t>(hi), edge) - v.begin());
+}
+
 template <typename V>
 std::size_t vectorBytes(const V& v) {
     return v.capacity() * sizeof(typename V::value_type);
@@ -24,49 +41,32 @@ void TimelineIndex::add(std::int64_t startNs, std::int64_t endNs, std::uint32_t 
     m_pending.push_back({startNs, endNs, rowId, name, category});
 }
 
+int TimelineIndex::placeRow(std::vector<std::int64_t>& rowEnd, std::int64_t& start, std::int64_t end, bool& clipped) {
+    std::size_t row = 0;
+    while (row < rowEnd.size() && rowEnd[row] > start) ++row;
+    clipped = false;
+    if (row == rowEnd.size() && row == static_cast<std::size_t>(kMaxDepth)) {
+        // Too deep: clip into the last row so rows stay non-overlapping, and count it.
+        row = kMaxDepth - 1;
+        start = rowEnd[row];
+        clipped = true;
+        if (start >= end) return -1;
+    }
+    if (row == rowEnd.size()) rowEnd.push_back(0);
+    rowEnd[row] = end;
+    return static_cast<int>(row);
+}
+
 void TimelineIndex::finish() {
+    if (m_pending.empty()) return;  // nothing added (or built with buildSorted())
     // Longer spans first among equal starts, so a parent lands in a lower row than its children.
     std::sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) {
         return a.start != b.start ? a.start < b.start : a.end > b.end;
     });
-    std::vector<std::int64_t> rowEnd;  // end of the last span placed in each row
-    for (const Pending& p : m_pending) {
-        std::size_t row = 0;
-        while (row < rowEnd.size() && rowEnd[row] > p.start) ++row;
-        std::int64_t start = p.start;
-        if (row == rowEnd.size() && row == static_cast<std::size_t>(kMaxDepth)) {
-            // Too deep: clip into the last row so rows stay non-overlapping, and count it.
-            row = kMaxDepth - 1;
-            start = rowEnd[row];
-            ++m_clipped;
-            if (start >= p.end) continue;
-        }
-        if (row == rowEnd.size()) {
-            rowEnd.push_back(0);
-            m_rows.emplace_back();
-        }
-        rowEnd[row] = p.end;
-        Row& r = m_rows[row];
-        r.start.push_back(start);
-        r.end.push_back(p.end);
-        r.rowId.push_back(p.rowId);
-        r.name.push_back(p.name);
-        r.category.push_back(p.category);
-    }
-    m_count = m_pending.size() - m_clipped;
-    if (!m_pending.empty()) {
-        m_min = m_pending.front().start;
-        m_max = m_min;
-        for (const Pending& p : m_pending) m_max = std::max(m_max, p.end);
-    }
+    buildSorted([this](const auto& f) {
+        for (const Pending& p : m_pending) f(p.start, p.end, p.name, p.category, p.rowId);
+    });
     std::vector<Pending>().swap(m_pending);
-    for (Row& r : m_rows) {
-        r.start.shrink_to_fit();
-        r.end.shrink_to_fit();
-        r.rowId.shrink_to_fit();
-        r.name.shrink_to_fit();
-        r.category.shrink_to_fit();
-    }
 }
 
 void TimelineIndex::query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs,
@@ -94,8 +94,7 @@ void TimelineIndex::queryRow(const Row& r, std::uint16_t depth, std::int64_t t0,
         std::size_t last = i;
         while (true) {
             std::int64_t edge = nextBucketEdge(r.end[last], bucket);
-            auto k = static_cast<std::size_t>(std::lower_bound(r.start.begin() + static_cast<std::ptrdiff_t>(last) + 1,
-                                                               r.start.end(), edge) - r.start.begin());
+            std::size_t k = gallop(r.start, last + 1, edge);
             if (k > last + 1) {
                 // Only the last span starting before the edge can be wide (it then crosses the edge).
                 if (wide(k - 1)) {
@@ -166,8 +165,7 @@ void MarkIndex::query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, s
     auto i = static_cast<std::size_t>(std::lower_bound(m_ts.begin(), m_ts.end(), t0) - m_ts.begin());
     while (i < m_ts.size() && m_ts[i] < t1) {
         std::int64_t edge = nextBucketEdge(m_ts[i], bucketNs);
-        auto k = static_cast<std::size_t>(std::lower_bound(m_ts.begin() + static_cast<std::ptrdiff_t>(i), m_ts.end(), edge) -
-                                          m_ts.begin());
+        std::size_t k = gallop(m_ts, i, edge);
         out.push_back({m_ts[i], m_rowId[i], m_label[i], static_cast<std::uint32_t>(k - i),
                        m_flaggedBefore[k] - m_flaggedBefore[i]});
         i = k;

@@ -4,7 +4,8 @@
 // Why this shape (ideas from Tracy's MinVisSize folding and perfetto's slice mipmaps, no code):
 //  - Spans are split into rows ("depths") by greedy interval partitioning, so inside one row spans
 //    never overlap. Sorted by start, their ends are then sorted too, and the first span visible
-//    in a window is one binary search away.
+//    in a window is one binary search away. Spans read in start order (the loader's ordered scan
+//    per track) are placed as they come; add() + finish() sorts first, for any other order.
 //  - A query names a bucket width (the view passes its ns-per-pixel rounded down to a power of two,
 //    so buckets are aligned to absolute time and do not shimmer while panning). A span at least one
 //    bucket wide is returned as itself. A run of narrower spans is folded into one "N items" mark:
@@ -17,7 +18,10 @@
 // into the last row and counted, never dropped silently.
 #pragma once
 
+#include "core/util/big_alloc.h"
+
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -42,6 +46,13 @@ public:
     void add(std::int64_t startNs, std::int64_t endNs, std::uint32_t name, std::uint8_t category,
              std::int64_t rowId);
     void finish();
+    // The fast path, instead of add() + finish(), for spans already in start order, longer first
+    // among equal starts (what the loader's scan delivers). `each(f)` must call
+    // f(startNs, endNs, name, category, rowId) for every span in that order, and is called twice:
+    // once to count each row's spans, once to fill rows reserved to their exact size (no buffer,
+    // no sort, no growth copies). Gives the same rows as add() + finish().
+    template <typename Each>
+    void buildSorted(const Each& each);
 
     // Appends to `out` every item of rows [0, depthCount) that intersects [t0, t1), folding spans
     // narrower than bucketNs (> 0).
@@ -59,16 +70,22 @@ public:
     std::size_t allocatedBytes() const;
 
 private:
+    // Columns reserved to their exact size once; big ones mapped populated (util/big_alloc.h).
+    template <typename T>
+    using Column = std::vector<T, util::BigAllocator<T>>;
     struct Row {
-        std::vector<std::int64_t> start, end, rowId;
-        std::vector<std::uint32_t> name;
-        std::vector<std::uint8_t> category;
+        Column<std::int64_t> start, end, rowId;
+        Column<std::uint32_t> name;
+        Column<std::uint8_t> category;
     };
     struct Pending {
         std::int64_t start, end, rowId;
         std::uint32_t name;
         std::uint8_t category;
     };
+    // Greedy interval partitioning: the first row whose last span ended by `start`, else a new row;
+    // past kMaxDepth rows the span is clipped into the last row (start moved; -1 if nothing is left).
+    static int placeRow(std::vector<std::int64_t>& rowEnd, std::int64_t& start, std::int64_t end, bool& clipped);
     void queryRow(const Row& r, std::uint16_t depth, std::int64_t t0, std::int64_t t1, std::int64_t bucketNs,
                   std::vector<TimelineItem>& out) const;
 
@@ -77,6 +94,47 @@ private:
     std::size_t m_count = 0, m_clipped = 0;
     std::int64_t m_min = 0, m_max = 0;
 };
+
+template <typename Each>
+void TimelineIndex::buildSorted(const Each& each) {
+    std::vector<std::int64_t> rowEnd;
+    std::vector<std::size_t> counts;
+    bool first = true;
+    each([&](std::int64_t start, std::int64_t end, std::uint32_t, std::uint8_t, std::int64_t) {
+        if (end < start) end = start;
+        if (first) m_min = m_max = start;
+        first = false;
+        m_max = std::max(m_max, end);
+        bool clipped = false;
+        int row = placeRow(rowEnd, start, end, clipped);
+        (clipped ? m_clipped : m_count) += 1;  // a clipped span counts as clipped, kept piece or not
+        if (row < 0) return;
+        if (counts.size() <= static_cast<std::size_t>(row)) counts.resize(static_cast<std::size_t>(row) + 1, 0);
+        ++counts[static_cast<std::size_t>(row)];
+    });
+    m_rows.resize(counts.size());
+    for (std::size_t d = 0; d < counts.size(); ++d) {
+        Row& r = m_rows[d];
+        r.start.reserve(counts[d]);
+        r.end.reserve(counts[d]);
+        r.rowId.reserve(counts[d]);
+        r.name.reserve(counts[d]);
+        r.category.reserve(counts[d]);
+    }
+    rowEnd.clear();
+    each([&](std::int64_t start, std::int64_t end, std::uint32_t name, std::uint8_t category, std::int64_t rowId) {
+        if (end < start) end = start;
+        bool clipped = false;
+        int row = placeRow(rowEnd, start, end, clipped);
+        if (row < 0) return;
+        Row& r = m_rows[static_cast<std::size_t>(row)];
+        r.start.push_back(start);
+        r.end.push_back(end);
+        r.rowId.push_back(rowId);
+        r.name.push_back(name);
+        r.category.push_back(category);
+    });
+}
 
 // Instant events of one lane (cache lookups, steps): same folding, by bucket.
 struct MarkItem {

@@ -1,0 +1,324 @@
+// The viewer's fast loading path checked against brute force on small traces: the parallel span
+// scan (per-track start order, ties, never-ended spans, any worker count), the index built from it
+// (the same rows as add() + finish(), every span found by a query), and the compile summary folded
+// from the same scan (the same unions as sorting every interval, the old way).
+#include "core/engine/compile_summary.h"
+#include "core/engine/span_scan.h"
+#include "core/engine/timeline_data.h"
+#include "core/engine/timeline_index.h"
+#include "core/trace/reader.h"
+#include "core/trace/writer.h"
+#include "demo_trace_builder.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+using namespace cs::engine;
+namespace demo = cs::test::demo;
+
+namespace {
+
+// Sessions with and without an end, tracks with nested spans written children first (as a runtime
+// records them), equal starts, zero and negative durations, never-ended spans, non-compile spans,
+// a track of an unknown session, and the small tables' compile facts.
+void writeMessyTrace(const std::string& path, std::uint32_t seed) {
+    using namespace cs::trace;
+    std::mt19937 rng(seed);
+    TraceWriter w(path, {.overwrite = true});
+    auto rt = w.intern("rt"), other = w.intern("other");
+    std::int64_t sessions[3] = {w.addSession({.pid = 1, .runtime = rt, .startNs = 0, .endNs = 5000000}),
+                                w.addSession({.pid = 2, .runtime = other, .startNs = 100}),
+                                w.addSession({.pid = 3, .runtime = rt})};
+    StringId names[4] = {w.intern("a"), w.intern("b"), w.intern("c"), w.intern("d")};
+    const int cats[] = {CS_CAT_COMPILE, CS_CAT_INFERENCE, CS_CAT_CODEGEN, CS_CAT_OTHER, CS_CAT_LINK, CS_CAT_CACHE_LOAD};
+    std::vector<std::int64_t> tracks;
+    for (int t = 0; t < 6; ++t) tracks.push_back(w.addTrack({.sessionId = sessions[t % 3], .tid = t}));
+    tracks.push_back(w.addTrack({.sessionId = 99, .tid = 99}));  // no such session
+    for (std::int64_t track : tracks) {
+        std::int64_t t = std::uniform_int_distribution<std::int64_t>(0, 1000)(rng);
+        for (int k = 0; k < 300; ++k) {
+            // A parent with up to 3 children (the first may start with it), children written first.
+            std::int64_t len = std::uniform_int_distribution<std::int64_t>(10, 3000)(rng);
+            int children = std::uniform_int_distribution<int>(0, 3)(rng);
+            std::int64_t c = t;
+            for (int i = 0; i < children; ++i) {
+                std::int64_t cl = std::uniform_int_distribution<std::int64_t>(0, len / 4)(rng);
+                w.addSpan({.trackId = track, .startNs = c, .durNs = cl, .category = cats[rng() % 6], .name = names[rng() % 4]});
+                c += cl + std::uniform_int_distribution<std::int64_t>(0, 20)(rng);
+            }
+            OptInt dur = len;
+            if (rng() % 50 == 0) dur = OptInt{};  // never ended
+            else if (rng() % 60 == 0) dur = -5;   // malformed
+            w.addSpan({.trackId = track, .startNs = t, .durNs = dur, .category = cats[rng() % 6], .name = names[rng() % 4]});
+            t += std::uniform_int_distribution<std::int64_t>(-len / 2, len * 2)(rng);  // overlaps now and then
+            t = std::max<std::int64_t>(t, 0);
+        }
+    }
+    w.addModuleLoad({.sessionId = sessions[0], .startNs = 200, .durNs = 5000, .name = names[0], .result = CS_MODULE_COMPILED});
+    w.addModuleLoad({.sessionId = sessions[1], .durNs = 700, .name = names[1], .result = CS_MODULE_COMPILED});
+    w.addCudaProgram({.sessionId = sessions[2], .api = CS_CUDA_NVRTC, .startNs = 50, .durNs = 90000, .name = names[2]});
+    w.addPhaseTiming({.sessionId = sessions[0], .tool = CS_PHASE_TOOL_NVCC, .phase = names[3], .durNs = 333});
+    w.finalize();
+}
+
+struct Iv {
+    std::int64_t start, end;
+};
+std::int64_t unionOf(std::vector<Iv> v) {
+    std::sort(v.begin(), v.end(), [](const Iv& a, const Iv& b) { return a.start < b.start; });
+    std::int64_t total = 0, s = 0, e = 0;
+    bool open = false;
+    for (const Iv& i : v) {
+        if (open && i.start <= e) {
+            e = std::max(e, i.end);
+            continue;
+        }
+        if (open) total += e - s;
+        s = i.start;
+        e = i.end;
+        open = true;
+    }
+    return total + (open ? e - s : 0);
+}
+
+// The summary the slow way: every compile interval from SQL, sorted, unioned (labels as the engine names them).
+struct Reference {
+    std::int64_t compileNs = 0, wallNs = 0;
+    std::map<std::string, std::int64_t> byCategory, byRuntime;
+};
+Reference referenceSummary(const cs::trace::TraceReader& r) {
+    auto i64 = [](sqlite3_stmt* st, int i) -> std::int64_t { return sqlite3_column_int64(st, i); };
+    auto isNull = [](sqlite3_stmt* st, int i) { return sqlite3_column_type(st, i) == SQLITE_NULL; };
+    const std::map<std::int64_t, std::string> spanLabel = {
+        {CS_CAT_COMPILE, "compile"}, {CS_CAT_CACHE_LOAD, "cache load"}, {CS_CAT_MODULE_LOAD, "module load"},
+        {CS_CAT_INFERENCE, "inference"}, {CS_CAT_CODEGEN, "codegen"}, {CS_CAT_LINK, "link"}, {CS_CAT_PHASE, "compiler phase"}};
+    std::vector<Iv> all;
+    std::map<std::string, std::vector<Iv>> byCat;
+    std::map<std::int64_t, std::vector<Iv>> bySes;
+    std::map<std::string, std::int64_t> untimedCat;
+    std::map<std::int64_t, std::int64_t> untimedSes;
+    std::int64_t untimed = 0;
+    auto timed = [&](std::int64_t ses, const std::string& label, std::int64_t start, std::int64_t dur) {
+        if (dur <= 0) return;
+        all.push_back({start, start + dur});
+        byCat[label].push_back({start, start + dur});
+        bySes[ses].push_back({start, start + dur});
+    };
+    auto untimedFact = [&](std::int64_t ses, const std::string& label, std::int64_t dur) {
+        if (dur <= 0) return;
+        untimed += dur;
+        untimedCat[label] += dur;
+        untimedSes[ses] += dur;
+    };
+    r.query("SELECT t.session_id, s.category, s.start_ns, s.dur_ns FROM spans s JOIN tracks t ON t.id = s.track_id "
+            "WHERE s.dur_ns IS NOT NULL",
+            [&](sqlite3_stmt* st) {
+                auto it = spanLabel.find(i64(st, 1));
+                if (it != spanLabel.end()) timed(i64(st, 0), it->second, i64(st, 2), i64(st, 3));
+            });
+    r.query("SELECT session_id, start_ns, COALESCE(compile_ns, CASE WHEN result=" + std::to_string(CS_MODULE_COMPILED) +
+                " THEN dur_ns END) FROM module_loads",
+            [&](sqlite3_stmt* st) {
+                if (isNull(st, 1)) untimedFact(i64(st, 0), "module build", i64(st, 2));
+                else timed(i64(st, 0), "module build", i64(st, 1), i64(st, 2));
+            });
+    r.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs WHERE dur_ns IS NOT NULL", [&](sqlite3_stmt* st) {
+        timed(i64(st, 0), i64(st, 1) == CS_CUDA_NVJITLINK ? "nvJitLink" : "NVRTC", i64(st, 2), i64(st, 3));
+    });
+    r.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL", [&](sqlite3_stmt* st) {
+        if (isNull(st, 1)) untimedFact(i64(st, 0), "compiler phase", i64(st, 2));
+        else timed(i64(st, 0), "compiler phase", i64(st, 1), i64(st, 2));
+    });
+    Reference ref;
+    ref.compileNs = unionOf(all) + untimed;
+    for (auto& [name, v] : byCat) ref.byCategory[name] = unionOf(v);
+    for (auto& [name, ns] : untimedCat) ref.byCategory[name] += ns;
+    std::vector<Iv> lives;
+    r.query("SELECT id, runtime_sid, start_ns, end_ns FROM sessions", [&](sqlite3_stmt* st) {
+        std::int64_t id = i64(st, 0);
+        std::int64_t ns = unionOf(bySes[id]) + untimedSes[id];
+        std::string runtime = r.str(i64(st, 1));
+        if (ns > 0) ref.byRuntime[runtime.empty() ? "unknown" : runtime] += ns;
+        std::int64_t lo = isNull(st, 2) ? 0 : i64(st, 2), hi = isNull(st, 3) ? 0 : i64(st, 3);
+        bool known = !isNull(st, 2) && !isNull(st, 3);
+        if (!known)
+            r.query("SELECT min(s.start_ns), max(s.start_ns + COALESCE(s.dur_ns, 0)) FROM spans s JOIN tracks t ON t.id = "
+                    "s.track_id WHERE t.session_id = " + std::to_string(id),
+                    [&](sqlite3_stmt* q) {
+                        if (isNull(q, 0)) return;
+                        lo = isNull(st, 2) ? i64(q, 0) : lo;
+                        hi = std::max(i64(q, 1), hi);
+                        known = true;
+                    });
+        if (known && hi > lo) lives.push_back({lo, hi});
+    });
+    ref.wallNs = unionOf(lives);
+    return ref;
+}
+
+void expectSummaryMatches(const CompileSummary& s, const Reference& ref) {
+    EXPECT_EQ(s.compileNs, ref.compileNs);
+    EXPECT_EQ(s.wallNs, ref.wallNs);
+    std::map<std::string, std::int64_t> cats, runtimes;
+    for (const TimeShare& t : s.byCategory) cats[t.name] = t.ns;
+    for (const TimeShare& t : s.byRuntime) runtimes[t.name] = t.ns;
+    EXPECT_EQ(cats, ref.byCategory);
+    EXPECT_EQ(runtimes, ref.byRuntime);
+    for (std::size_t i = 1; i < s.byCategory.size(); ++i) EXPECT_GE(s.byCategory[i - 1].ns, s.byCategory[i].ns);
+}
+
+// Every span of every listed track, sorted by spanBefore, straight from SQL.
+std::map<std::int64_t, std::vector<ScannedSpan>> bruteForceTracks(const cs::trace::TraceReader& r) {
+    std::map<std::int64_t, std::vector<ScannedSpan>> out;
+    r.query("SELECT track_id, id, start_ns, dur_ns, category, name_sid FROM spans", [&](sqlite3_stmt* st) {
+        bool ended = sqlite3_column_type(st, 3) != SQLITE_NULL;
+        out[sqlite3_column_int64(st, 0)].push_back({sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                                                     ended ? sqlite3_column_int64(st, 3) : 0,
+                                                     static_cast<std::uint32_t>(sqlite3_column_int64(st, 5)),
+                                                     static_cast<std::int16_t>(sqlite3_column_int64(st, 4)), ended});
+    });
+    for (auto& [id, v] : out) std::sort(v.begin(), v.end(), spanBefore);
+    return out;
+}
+
+}  // namespace
+
+TEST(SpanScan, EveryWorkerCountDeliversEachTrackInStartOrder) {
+    cs::test::TempDir dir;
+    writeMessyTrace(dir.file("t.cstrace"), 1);
+    auto reader = cs::trace::TraceReader::open(dir.file("t.cstrace"));
+    auto expected = bruteForceTracks(*reader);
+    std::vector<std::int64_t> ids;
+    for (auto& [id, v] : expected) ids.push_back(id);
+    for (unsigned threads : {1u, 2u, 3u}) {
+        std::vector<std::vector<ScannedSpan>> got(ids.size());
+        std::int64_t rows = scanSpansByTrack(*reader, ids, {}, [&](std::size_t t, const TrackSpans& spans) {
+            spans.forEach([&](const ScannedSpan& s) { got[t].push_back(s); });
+        }, {}, threads);
+        std::size_t total = 0;
+        for (std::size_t t = 0; t < ids.size(); ++t) {
+            const auto& want = expected[ids[t]];
+            ASSERT_EQ(got[t].size(), want.size()) << "track " << ids[t] << ", " << threads << " threads";
+            total += want.size();
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                EXPECT_EQ(got[t][i].id, want[i].id) << "track " << ids[t] << " position " << i;
+                EXPECT_EQ(got[t][i].durNs, want[i].durNs);
+                EXPECT_EQ(got[t][i].ended, want[i].ended);
+            }
+        }
+        EXPECT_EQ(rows, static_cast<std::int64_t>(total));
+    }
+}
+
+TEST(SpanScan, AFailingConsumerStopsTheScanWithItsError) {
+    cs::test::TempDir dir;
+    writeMessyTrace(dir.file("t.cstrace"), 2);
+    auto reader = cs::trace::TraceReader::open(dir.file("t.cstrace"));
+    std::vector<std::int64_t> ids = {1, 2, 3, 4, 5, 6};
+    EXPECT_THROW(scanSpansByTrack(*reader, ids, {}, [](std::size_t, const TrackSpans&) { throw std::runtime_error("boom"); }, {}, 2),
+                 std::runtime_error);
+}
+
+TEST(TimelineIndex, BuildSortedGivesTheRowsOfAddAndFinishAndFindsEverySpan) {
+    std::mt19937 rng(7);
+    struct S {
+        std::int64_t start, end, row;
+    };
+    std::vector<S> spans;
+    for (int i = 0; i < 3000; ++i) {
+        std::int64_t a = std::uniform_int_distribution<std::int64_t>(0, 100000)(rng);
+        spans.push_back({a, a + std::uniform_int_distribution<std::int64_t>(0, 2000)(rng), i});
+    }
+    TimelineIndex slow, fast;
+    for (const S& s : spans) slow.add(s.start, s.end, 1, CS_CAT_COMPILE, s.row);
+    slow.finish();
+    std::sort(spans.begin(), spans.end(), [](const S& a, const S& b) { return a.start != b.start ? a.start < b.start : a.end > b.end; });
+    fast.buildSorted([&](const auto& f) {
+        for (const S& s : spans) f(s.start, s.end, 1u, std::uint8_t{CS_CAT_COMPILE}, s.row);
+    });
+    fast.finish();  // a no-op after buildSorted
+    ASSERT_EQ(fast.depthCount(), slow.depthCount());
+    EXPECT_EQ(fast.spanCount(), spans.size());
+    EXPECT_EQ(fast.minNs(), slow.minNs());
+    EXPECT_EQ(fast.maxNs(), slow.maxNs());
+    for (std::int64_t bucket : {1, 64, 4096, 1 << 20}) {
+        std::vector<TimelineItem> a, b;
+        slow.query(0, 200000, bucket, a);
+        fast.query(0, 200000, bucket, b);
+        ASSERT_EQ(a.size(), b.size()) << bucket;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            EXPECT_EQ(a[i].startNs, b[i].startNs);
+            EXPECT_EQ(a[i].endNs, b[i].endNs);
+            EXPECT_EQ(a[i].count, b[i].count);
+            EXPECT_EQ(a[i].depth, b[i].depth);
+        }
+    }
+    // Brute force: at 1 ns buckets a window returns exactly the spans that intersect it; folded,
+    // the counts still cover every one of them.
+    for (int q = 0; q < 50; ++q) {
+        std::int64_t t0 = std::uniform_int_distribution<std::int64_t>(0, 100000)(rng);
+        std::int64_t t1 = t0 + std::uniform_int_distribution<std::int64_t>(1, 20000)(rng);
+        std::size_t want = 0;
+        for (const S& s : spans) want += s.end > t0 && s.start < t1;
+        std::vector<TimelineItem> exact, folded;
+        fast.query(t0, t1, 1, exact);
+        std::uint64_t found = 0;
+        for (const TimelineItem& it : exact) found += it.count;  // 0-ns spans touching others may fold even at 1 ns
+        EXPECT_EQ(found, want) << t0 << ".." << t1;
+        fast.query(t0, t1, 1024, folded);
+        std::uint64_t covered = 0;
+        for (const TimelineItem& it : folded) covered += it.count;
+        EXPECT_GE(covered, want);
+    }
+}
+
+TEST(CompileSummary, FoldedScanEqualsSortingEveryInterval) {
+    cs::test::TempDir dir;
+    for (std::uint32_t seed : {3u, 4u}) {
+        std::string path = dir.file("t" + std::to_string(seed) + ".cstrace");
+        writeMessyTrace(path, seed);
+        auto reader = cs::trace::TraceReader::open(path);
+        Reference ref = referenceSummary(*reader);
+        EXPECT_GT(ref.compileNs, 0);
+        expectSummaryMatches(summarizeCompileTime(*reader), ref);
+        // The GUI's path: the summary rides on the timeline's scan.
+        CompileSummaryBuilder builder(*reader);
+        TimelineData d = loadTimeline(*reader, {}, [&](const std::vector<std::int64_t>& ids, const std::vector<TrackSpans>& tracks) {
+            builder.addAll(ids, tracks);
+        });
+        expectSummaryMatches(builder.finish(), ref);
+    }
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    expectSummaryMatches(summarizeCompileTime(*reader), referenceSummary(*reader));
+}
+
+TEST(TimelineData, LanesHoldEverySpanOfTheirTrackInNonOverlappingRows) {
+    cs::test::TempDir dir;
+    writeMessyTrace(dir.file("t.cstrace"), 5);
+    auto reader = cs::trace::TraceReader::open(dir.file("t.cstrace"));
+    TimelineData d = loadTimeline(*reader);
+    auto expected = bruteForceTracks(*reader);
+    std::size_t lanes = 0;
+    for (const TimelineLane& lane : d.lanes) {
+        if (lane.source != LaneSource::Spans) continue;
+        ++lanes;
+        const std::size_t want = expected[lane.trackId].size();
+        std::vector<TimelineItem> all;
+        lane.spans.query(d.minNs - 1, d.maxNs + 1, 1, all);
+        std::uint64_t count = 0;
+        for (const TimelineItem& it : all) count += it.count;
+        EXPECT_EQ(count, want) << "lane " << lane.name;
+        EXPECT_EQ(lane.spans.spanCount(), want);
+        for (std::size_t i = 1; i < all.size(); ++i)
+            if (all[i].depth == all[i - 1].depth) {
+                EXPECT_LE(all[i - 1].endNs, all[i].startNs) << "overlap in row " << all[i].depth;
+            }
+    }
+    EXPECT_EQ(lanes, 7u);  // the unknown session's track too
+}
