@@ -5,7 +5,11 @@
 namespace cs::gui {
 
 void PainterCanvas::rect(const QRectF& r, const QColor& fill, const QColor& border) {
-    m_p.setPen(border.isValid() ? QPen(border) : QPen(Qt::NoPen));
+    if (!border.isValid()) {
+        m_p.fillRect(r, fill);  // no pen or brush state to change: the timeline draws thousands
+        return;
+    }
+    m_p.setPen(QPen(border));
     m_p.setBrush(fill);
     m_p.drawRect(r);
 }

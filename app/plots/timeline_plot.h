@@ -2,7 +2,7 @@
 //
 // Why a custom plottable instead of one QCPBars per lane: QCustomPlot items are objects, and a
 // million of them would be the memory and the repaint time we are trying to avoid. The plottable
-// asks the core's TimelineIndex for ~3x the visible window at the current bucket width (ns per
+// asks the core's TimelineIndex for ~2x the visible window at the current bucket width (ns per
 // pixel rounded down to a power of two) and caches that; panning inside the cached window and
 // repainting cost no query at all, and no repaint ever sees more items than pixels (STYLE.md 8).
 // Keys are seconds from each trace's first event, so several traces (ranks, runs) line up.

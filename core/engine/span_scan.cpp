@@ -78,34 +78,44 @@ struct ScanState {
     }
 };
 
-// Phase 1: one rowid range of the table, in table order (a sequential read), into per-track parts.
-void readRange(const trace::TraceReader& reader, ScanState& s, unsigned worker, std::int64_t lo, std::int64_t hi,
-               std::int64_t total, bool progress) {
+// Phase 1: rowid ranges of the table, each in table order (a sequential read), into this worker's
+// part of each track. Ranges are taken in increasing order from a shared counter, so a worker that
+// gets less CPU (a busy machine) simply reads fewer of them, and each part stays nearly sorted.
+void readRanges(const trace::TraceReader& reader, ScanState& s, unsigned worker, std::int64_t lo, std::int64_t hi,
+                std::int64_t step, bool progress) {
     trace::Statement st(reader.db(),
                         "SELECT id, track_id, start_ns, dur_ns, category, name_sid FROM spans WHERE id BETWEEN ? AND ?");
-    st.bind(1, lo);
-    st.bind(2, hi);
-    std::int64_t lastTrack = 0;
-    std::size_t slot = s.trackIds.size();
-    std::int64_t n = 0;
-    while (st.step()) {
-        if ((++n & 0xFFFF) == 0) {
-            s.check();
-            std::int64_t done = s.rows.fetch_add(0x10000) + 0x10000;
-            if (progress && total > 0) s.control.report(static_cast<int>(std::min<std::int64_t>(80, 80 * done / total)), "spans");
+    // Unsigned arithmetic: rowids of a hostile file may span the whole int64 range.
+    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+    const auto ustep = static_cast<std::uint64_t>(step);
+    const double total = static_cast<double>(span) + 1;
+    for (std::uint64_t k; (k = s.nextTask.fetch_add(1)) <= span / ustep;) {
+        const std::uint64_t first = k * ustep, last = std::min(span, first + (ustep - 1));
+        st.reset();
+        st.bind(1, static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + first));
+        st.bind(2, static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + last));
+        std::int64_t lastTrack = 0;
+        std::size_t slot = s.trackIds.size();
+        std::int64_t n = 0;
+        while (st.step()) {
+            if ((++n & 0xFFFF) == 0) {
+                s.check();
+                std::int64_t done = s.rows.fetch_add(0x10000) + 0x10000;
+                if (progress) s.control.report(static_cast<int>(std::min(80.0, 80.0 * static_cast<double>(done) / total)), "spans");
+            }
+            std::int64_t track = st.columnInt(1);
+            if (track != lastTrack || n == 1) slot = s.slotOf(track);
+            lastTrack = track;
+            if (slot == s.trackIds.size()) continue;  // a span of no listed track
+            ScannedSpan r;
+            r.id = st.columnInt(0);
+            r.startNs = st.columnInt(2);
+            r.ended = !st.columnNull(3);
+            r.durNs = r.ended ? st.columnInt(3) : 0;
+            r.category = static_cast<std::int16_t>(std::clamp<std::int64_t>(st.columnInt(4), INT16_MIN, INT16_MAX));
+            r.name = static_cast<std::uint32_t>(st.columnInt(5));
+            s.tracks[slot].parts[worker].push(r);
         }
-        std::int64_t track = st.columnInt(1);
-        if (track != lastTrack || n == 1) slot = s.slotOf(track);
-        lastTrack = track;
-        if (slot == s.trackIds.size()) continue;  // a span of no listed track
-        ScannedSpan r;
-        r.id = st.columnInt(0);
-        r.startNs = st.columnInt(2);
-        r.ended = !st.columnNull(3);
-        r.durNs = r.ended ? st.columnInt(3) : 0;
-        r.category = static_cast<std::int16_t>(std::clamp<std::int64_t>(st.columnInt(4), INT16_MIN, INT16_MAX));
-        r.name = static_cast<std::uint32_t>(st.columnInt(5));
-        s.tracks[slot].parts[worker].push(r);
     }
 }
 
@@ -164,7 +174,8 @@ std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vecto
     // Every worker reads on its own connection; the calling thread is worker 0 on `reader`.
     std::vector<std::unique_ptr<trace::TraceReader>> connections;
     // Small tables are read on one connection unless the caller asks for more (tests do).
-    const unsigned wanted = threads == 0 && hi - lo < 100000 ? 1u : spanScanThreads(trackIds.size(), threads);
+    const bool small = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) < 100000;
+    const unsigned wanted = threads == 0 && small ? 1u : spanScanThreads(trackIds.size(), threads);
     try {
         for (unsigned i = 1; i < wanted; ++i) connections.push_back(trace::TraceReader::open(reader.path()));
     } catch (...) {
@@ -191,8 +202,11 @@ std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vecto
         for (std::thread& h : helpers) h.join();
         if (state.error) std::rethrow_exception(state.error);
     };
-    const std::int64_t total = hi - lo + 1, step = total / workers + 1;
-    run([&](unsigned w) { readRange(on(w), state, w, lo + w * step, std::min(hi, lo + (w + 1) * step - 1), total, w == 0); });
+    // 16 ranges per worker (at least 64K rows each): enough to even out unequal CPU shares.
+    const auto step = static_cast<std::int64_t>(
+        std::max<std::uint64_t>(0x10000, (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) / (16 * workers) + 1));
+    run([&](unsigned w) { readRanges(on(w), state, w, lo, hi, step, w == 0); });
+    state.nextTask = 0;
     std::int64_t rows = 0;
     for (const TrackSpans& t : state.tracks) rows += static_cast<std::int64_t>(t.size());
     run([&](unsigned) { sortTracks(state); });
