@@ -2,6 +2,7 @@
 
 #include "app/models/text.h"
 #include "core/report/report.h"
+#include "core/trace/live_registry.h"
 #include "app/models/trace_loader.h"
 #include "app/plots/bar_chart.h"
 #include "app/widgets/cache_view.h"
@@ -19,6 +20,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -99,6 +101,11 @@ MainWindow::MainWindow(QWidget* parent)
         if (TraceDocument* d = doc(id)) d->timeline = std::move(t);
         refreshTimeline();
     });
+    connect(m_loader, &TraceLoader::liveChanged, this, [this](int id, bool live) {
+        if (TraceDocument* d = doc(id))
+            m_status->setText(live ? QStringLiteral("Following %1 while it is recorded").arg(d->label)
+                                   : QStringLiteral("Recording of %1 finished").arg(d->label));
+    });
     connect(m_loader, &TraceLoader::analysesReady, this, [this](int id, AnalysesPtr a) {
         if (TraceDocument* d = doc(id)) d->analyses = std::move(a);
         refreshViews();
@@ -152,6 +159,7 @@ void MainWindow::buildMenus() {
     file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     m_recentMenu = file->addMenu(QStringLiteral("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(QStringLiteral("Attach to a &live recording…"), this, &MainWindow::attachDialog);
     file->addSeparator();
     file->addAction(QStringLiteral("Export plot as &PNG…"), this, [this] { exportPlot(false); });
     file->addAction(QStringLiteral("Export plot as &SVG…"), this, [this] { exportPlot(true); });
@@ -183,6 +191,22 @@ void MainWindow::openDialog() {
                                                       QStringLiteral("CompileScope traces (*.cstrace);;All files (*)"));
     if (!paths.isEmpty()) settings.setValue(QStringLiteral("lastDir"), QFileInfo(paths.first()).absolutePath());
     openTraces(paths);
+}
+
+// The recordings in progress (live registry); the chosen one is opened and followed while it runs.
+void MainWindow::attachDialog() {
+    const std::vector<cs::trace::LiveRecording> live = cs::trace::listLiveRecordings();
+    if (live.empty()) {
+        m_status->setText(QStringLiteral("No recording in progress (start one with `compilescope record -o TRACE -- CMD`)"));
+        return;
+    }
+    QStringList items;
+    for (const cs::trace::LiveRecording& r : live)
+        items << QStringLiteral("%1 · pid %2 · %3").arg(qs(r.trace)).arg(r.pid).arg(qs(r.command));
+    bool ok = false;
+    QString chosen = QInputDialog::getItem(this, QStringLiteral("Attach to a live recording"),
+                                           QStringLiteral("Recordings in progress:"), items, 0, false, &ok);
+    if (ok) openTraces({qs(live[static_cast<std::size_t>(items.indexOf(chosen))].trace)});
 }
 
 void MainWindow::openTraces(const QStringList& paths) {

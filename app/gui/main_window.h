@@ -75,6 +75,7 @@ protected:
 private:
     void buildMenus();
     void openDialog();
+    void attachDialog();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     TraceDocument* doc(int id);

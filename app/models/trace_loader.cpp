@@ -2,10 +2,13 @@
 
 #include "core/engine/all_findings.h"
 #include "core/engine/invalidation_load.h"
+#include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 
 #include <QThread>
+
+#include <filesystem>
 
 namespace cs::gui {
 
@@ -41,6 +44,15 @@ int TraceLoader::load(const QString& path) {
     return id;
 }
 
+bool TraceLoader::isLiveRecording(const std::string& trace) {
+    std::error_code ec;
+    auto canonical = [&ec](const std::string& p) { return std::filesystem::weakly_canonical(p, ec).string(); };
+    const std::string mine = canonical(trace);
+    for (const trace::LiveRecording& r : trace::listLiveRecordings())
+        if (canonical(r.trace) == mine) return true;
+    return false;
+}
+
 void TraceLoader::cancel(int docId) {
     auto it = m_jobs.find(docId);
     if (it != m_jobs.end()) it->second.cancel->store(true);
@@ -56,18 +68,44 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         };
         return c;
     };
-    try {
-        auto reader = trace::TraceReader::open(path.toStdString());
-        // One scan of the spans feeds the timeline and the summary (which merges the tracks on one
-        // scan thread while the others build the lanes); the timeline goes out first, as the
-        // paint waits on nothing else, and the summary follows at once.
-        engine::CompileSummaryBuilder summary(*reader);
+    // One scan of the spans feeds the timeline and the summary (which merges the tracks on one scan
+    // thread while the others build the lanes); the timeline goes out first, as the paint waits on
+    // nothing else, and the summary follows at once.
+    auto snapshot = [&](const trace::TraceReader& reader, int from, int to) {
+        engine::CompileSummaryBuilder summary(reader);
         auto tap = [&summary](const std::vector<std::int64_t>& ids, const std::vector<engine::TrackSpans>& tracks) {
             summary.addAll(ids, tracks);
         };
         emit timelineReady(docId, std::make_shared<const engine::TimelineData>(
-                                      engine::loadTimeline(*reader, stageControl(0, 75), tap)));
-        emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(summary.finish(stageControl(75, 80))));
+                                      engine::loadTimeline(reader, stageControl(from, from + (to - from) * 15 / 16), tap)));
+        emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(summary.finish(stageControl(from, to))));
+    };
+    try {
+        const std::string file = path.toStdString();
+        auto reader = trace::TraceReader::open(file);
+        snapshot(*reader, 0, 80);
+        // A recording still in progress: take a fresh snapshot every refresh interval until the
+        // recorder is gone, then analyse the finished trace.
+        if (isLiveRecording(file)) {
+            emit liveChanged(docId, true);
+            int generation = 0;
+            while (!cancel->load() && isLiveRecording(file)) {
+                for (int waited = 0; waited < m_liveRefreshMs && !cancel->load(); waited += 20) QThread::msleep(20);
+                if (cancel->load()) throw engine::LoadCancelled();
+                try {
+                    // A new connection: it also survives the recorder finalizing the file.
+                    auto fresh = trace::TraceReader::open(file);
+                    emit progress(docId, 80, QStringLiteral("live: refresh %1").arg(++generation));
+                    snapshot(*fresh, 80, 80);
+                    reader = std::move(fresh);
+                } catch (const trace::TraceError&) {
+                    // The file is mid-checkpoint or being finalized: the next refresh will see it.
+                }
+            }
+            reader = trace::TraceReader::open(file);  // the finished trace, indexes and all
+            snapshot(*reader, 80, 80);
+            emit liveChanged(docId, false);
+        }
         emit progress(docId, 80, QStringLiteral("cache replay, modules, invalidation trees"));
         auto analyses = std::make_shared<Analyses>();
         if (reader->rowCount("cache_lookups") > 0) analyses->cache = engine::analyseCache(*reader);

@@ -8,6 +8,11 @@
 // worker thread and arrive queued in the GUI thread; every job has its own SQLite connections, so
 // SQLite never runs on the GUI thread. bench_gui_timeline times this class from load() to the
 // first paint of the timeline it publishes.
+//
+// Live recordings: a trace that a running `compilescope record` is still writing (listed in the
+// live registry) is followed: the timeline and the summary are published again every refresh
+// interval from a fresh read of the committed rows (SQLite's WAL lets a reader see them while the
+// recorder writes), and the analyses and findings run once the recording has finished.
 #pragma once
 
 #include "trace_document.h"
@@ -18,6 +23,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <string>
 
 class QThread;
 
@@ -33,6 +39,10 @@ public:
     int load(const QString& path);
     void cancel(int docId);
     bool isRunning(int docId) const { return m_jobs.count(docId) != 0; }
+    // How often a trace that is still being recorded is read again (default 1 s). Set before load().
+    void setLiveRefreshMs(int ms) { m_liveRefreshMs = ms; }
+    // Whether a recorder listed in the live registry is writing `trace` right now.
+    static bool isLiveRecording(const std::string& trace);
 
 signals:
     void progress(int docId, int percent, const QString& stage);
@@ -41,6 +51,9 @@ signals:
     void analysesReady(int docId, cs::gui::AnalysesPtr analyses);
     void findingsReady(int docId, cs::gui::FindingsPtr findings);
     void failed(int docId, const QString& message);
+    // A live recording: true when following starts (timelineReady / summaryReady then come again
+    // after each refresh), false when the recorder has finished and the last snapshot is out.
+    void liveChanged(int docId, bool live);
     void finished(int docId, bool cancelled);
 
 private:
@@ -52,6 +65,7 @@ private:
 
     std::map<int, Job> m_jobs;
     int m_nextId = 1;
+    std::atomic<int> m_liveRefreshMs{1000};
 };
 
 }  // namespace cs::gui
