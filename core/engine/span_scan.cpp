@@ -19,27 +19,34 @@ namespace {
 std::int64_t endOf(const ScannedSpan& s) { return s.ended ? s.startNs + std::max<std::int64_t>(s.durNs, 0) : s.startNs; }
 
 // Rows of a track come nearly sorted: a runtime records a span when it ends, so a parent follows
-// its children by as many rows as it has descendants. Insertion sort costs exactly that
-// displacement; past a budget of 8 moves per span (adversarial order) it hands over to std::sort.
-void sortPart(TrackSpans::Part& v) {
-    std::size_t budget = 8 * v.size + 1024, moves = 0;
-    for (std::size_t i = 1; i < v.size; ++i) {
-        if (!spanBefore(v[i], v[i - 1])) continue;
-        ScannedSpan x = v[i];
-        std::size_t j = i;
-        while (j > 0 && spanBefore(x, v[j - 1]) && moves < budget) {
-            v[j] = v[j - 1];
-            --j;
-            ++moves;
+// its children by as many rows as it has descendants. Each span is settled as it is pushed, while
+// its neighbours are still in cache (insertion sort: cost = displacement). Past a budget of 8
+// moves per span (an adversarial order) the part is marked unsorted and std::sort takes over later.
+void pushSorted(TrackSpans::Part& v, const ScannedSpan& x) {
+    v.push(x);
+    if (!v.sorted) return;
+    const std::size_t budget = 8 * v.size + 1024;
+    std::size_t j = v.size - 1;
+    while (j > 0 && spanBefore(x, v[j - 1])) {
+        if (v.moves >= budget) {
+            v[j] = x;  // a valid permutation; sortPart() orders it
+            v.sorted = false;
+            return;
         }
-        v[j] = x;
-        if (moves >= budget) break;
+        v[j] = v[j - 1];
+        --j;
+        ++v.moves;
     }
-    if (moves < budget) return;
+    v[j] = x;
+}
+
+void sortPart(TrackSpans::Part& v) {
+    if (v.sorted) return;
     std::vector<ScannedSpan> all(v.size);
     for (std::size_t i = 0; i < v.size; ++i) all[i] = v[i];
     std::sort(all.begin(), all.end(), spanBefore);
     for (std::size_t i = 0; i < v.size; ++i) v[i] = all[i];
+    v.sorted = true;
 }
 
 // Shared by the workers: the tracks, what each worker read of each track, the first failure.
@@ -114,7 +121,7 @@ void readRanges(const trace::TraceReader& reader, ScanState& s, unsigned worker,
             r.durNs = r.ended ? st.columnInt(3) : 0;
             r.category = static_cast<std::int16_t>(std::clamp<std::int64_t>(st.columnInt(4), INT16_MIN, INT16_MAX));
             r.name = static_cast<std::uint32_t>(st.columnInt(5));
-            s.tracks[slot].parts[worker].push(r);
+            pushSorted(s.tracks[slot].parts[worker], r);
         }
     }
 }

@@ -11,8 +11,8 @@
 // split into rowid ranges read by 2+ worker threads, each with its own read-only SQLite connection,
 // into per-track buffers (32 bytes a span, freed track by track). Rowid order is nearly start order
 // within a track (a runtime records a span when it ends, so only parents trail their children), and
-// an insertion sort repairs that in time proportional to the displacement, with std::sort as the
-// fallback for any other order. Tracks are then sorted and delivered by the workers in parallel;
+// an insertion sort, run as each row is stored, repairs that in time proportional to the
+// displacement, with std::sort as the fallback for any other order. Tracks are then sorted and delivered by the workers in parallel;
 // each track is handled by exactly one thread: per-track consumer state needs no lock. The same
 // code reads a trace still being written (no indexes yet).
 #pragma once
@@ -57,10 +57,12 @@ public:
     // mapped populated (util/big_alloc.h).
     struct Part {
         Part() = default;
-        Part(Part&& o) noexcept : blocks(std::move(o.blocks)), size(o.size) { o.size = 0; }
+        Part(Part&& o) noexcept : blocks(std::move(o.blocks)), size(o.size), sorted(o.sorted), moves(o.moves) { o.size = 0; }
         Part& operator=(Part&& o) noexcept {
             std::swap(blocks, o.blocks);
             std::swap(size, o.size);
+            std::swap(sorted, o.sorted);
+            std::swap(moves, o.moves);
             return *this;
         }
         ~Part() {
@@ -71,6 +73,8 @@ public:
         }
         std::vector<ScannedSpan*> blocks;
         std::size_t size = 0;
+        bool sorted = true;     // kept sorted while read (span_scan.cpp), else sorted afterwards
+        std::size_t moves = 0;  // insertion-sort moves spent on it so far
         ScannedSpan& operator[](std::size_t i) { return blocks[i >> kBlockShift][i & (kBlock - 1)]; }
         const ScannedSpan& operator[](std::size_t i) const { return blocks[i >> kBlockShift][i & (kBlock - 1)]; }
         void push(const ScannedSpan& s) {

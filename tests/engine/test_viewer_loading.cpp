@@ -215,6 +215,29 @@ TEST(SpanScan, EveryWorkerCountDeliversEachTrackInStartOrder) {
     }
 }
 
+TEST(SpanScan, RowsInReverseOrderAreSortedByTheFallback) {
+    // Every row starts before all earlier ones: insertion sort would be quadratic, so past its
+    // budget the scan hands the part to std::sort; the result must still be in start order.
+    cs::test::TempDir dir;
+    {
+        cs::trace::TraceWriter w(dir.file("rev.cstrace"), {.overwrite = true});
+        auto ses = w.addSession({.pid = 1, .runtime = w.intern("rt")});
+        auto track = w.addTrack({.sessionId = ses, .tid = 1});
+        for (int i = 0; i < 20000; ++i)
+            w.addSpan({.trackId = track, .startNs = 1000000 - 10 * i, .durNs = 5, .category = CS_CAT_COMPILE});
+        w.finalize();
+    }
+    auto reader = cs::trace::TraceReader::open(dir.file("rev.cstrace"));
+    for (unsigned threads : {1u, 2u}) {
+        std::vector<std::int64_t> starts;
+        scanSpansByTrack(*reader, {1}, {}, [&](std::size_t, const TrackSpans& spans) {
+            spans.forEach([&](const ScannedSpan& sp) { starts.push_back(sp.startNs); });
+        }, {}, threads);
+        ASSERT_EQ(starts.size(), 20000u);
+        EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end())) << threads << " threads";
+    }
+}
+
 TEST(SpanScan, AFailingConsumerStopsTheScanWithItsError) {
     cs::test::TempDir dir;
     writeMessyTrace(dir.file("t.cstrace"), 2);
