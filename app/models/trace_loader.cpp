@@ -68,16 +68,15 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         };
         return c;
     };
-    // One scan of the spans feeds the timeline and the summary (which merges the tracks on one scan
-    // thread while the others build the lanes); the timeline goes out first, as the paint waits on
-    // nothing else, and the summary follows at once.
+    // One scan of the spans feeds the timeline and the summary: the timeline goes out first, as the
+    // paint waits on nothing else; then the summary folds the scan's sorted tracks (kept for it).
     auto snapshot = [&](const trace::TraceReader& reader, int from, int to) {
         engine::CompileSummaryBuilder summary(reader);
-        auto tap = [&summary](const std::vector<std::int64_t>& ids, const std::vector<engine::TrackSpans>& tracks) {
-            summary.addAll(ids, tracks);
-        };
+        engine::SpanTracks tracks;
         emit timelineReady(docId, std::make_shared<const engine::TimelineData>(
-                                      engine::loadTimeline(reader, stageControl(from, from + (to - from) * 15 / 16), tap)));
+                                      engine::loadTimeline(reader, stageControl(from, from + (to - from) * 15 / 16), &tracks)));
+        summary.addAll(tracks.ids, tracks.tracks);
+        tracks = {};
         emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(summary.finish(stageControl(from, to))));
     };
     try {

@@ -304,8 +304,9 @@ CompileSummary summarizeCompileTime(const trace::TraceReader& reader, const Load
     control.report(0, "sessions");
     CompileSummaryBuilder builder(reader);
     LoadControl scan{.progress = [&](int p, std::string_view stage) { control.report(p * 9 / 10, stage); }, .cancel = control.cancel};
-    const std::vector<std::int64_t>& ids = builder.trackIds();
-    scanSpansByTrack(reader, ids, scan, {}, [&](const std::vector<TrackSpans>& tracks) { builder.addAll(ids, tracks); });
+    SpanTracks tracks;
+    scanSpansByTrack(reader, builder.trackIds(), scan, {}, &tracks);
+    builder.addAll(tracks.ids, tracks.tracks);
     return builder.finish(control);
 }
 

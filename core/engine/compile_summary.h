@@ -56,8 +56,8 @@ struct CompileSummary {
 // Reads the trace (spans with the ordered scan of span_scan.h) and summarizes it.
 CompileSummary summarizeCompileTime(const trace::TraceReader& reader, const LoadControl& control = {});
 
-// The same summary, fed by someone else's scan of the spans (the GUI's timeline load, so the spans
-// table is read once for both). The other tables are read at construction; addAll() merges every
+// The same summary, fed by someone else's scan of the spans (the GUI's timeline load keeps its
+// sorted tracks for it, so the spans table is read once for both). The other tables are read at construction; addAll() merges every
 // track's sorted spans by start and folds them into running unions (O(1) memory per question: all,
 // by category, by session); finish() adds the row counts, the wall time and the stats.
 class CompileSummaryBuilder {

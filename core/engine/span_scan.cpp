@@ -51,9 +51,9 @@ void sortPart(TrackSpans::Part& v) {
 
 // Shared by the workers: the tracks, what each worker read of each track, the first failure.
 struct ScanState {
-    ScanState(const std::vector<std::int64_t>& ids, const LoadControl& c, const SpanTrackFn& f, const SpanAllFn& a,
+    ScanState(const std::vector<std::int64_t>& ids, const LoadControl& c, const SpanTrackFn& f, bool keepTracks,
               unsigned workers)
-        : trackIds(ids), control(c), fn(f), all(a), tracks(ids.size()) {
+        : trackIds(ids), control(c), fn(f), keep(keepTracks), tracks(ids.size()) {
         for (std::size_t i = 0; i < ids.size(); ++i) slots.emplace_back(ids[i], i);
         std::sort(slots.begin(), slots.end());
         for (TrackSpans& t : tracks) t.parts.resize(workers);
@@ -61,7 +61,7 @@ struct ScanState {
     const std::vector<std::int64_t>& trackIds;
     const LoadControl& control;
     const SpanTrackFn& fn;
-    const SpanAllFn& all;
+    const bool keep;  // tracks stay after delivery, for the caller
     std::vector<std::pair<std::int64_t, std::size_t>> slots;  // track id -> index, sorted
     std::vector<TrackSpans> tracks;                           // part w written by worker w only
     std::atomic<std::size_t> nextTask{0};
@@ -134,20 +134,13 @@ void sortTracks(ScanState& s) {
     }
 }
 
-// Phase 2: the all-tracks consumer first (one worker), then whole tracks, one at a time. A track's
-// memory is freed once it is delivered, unless the all-tracks consumer may still be reading it.
+// Phase 2: whole tracks, one at a time, handed on; each one's memory freed then unless kept.
 void deliverTracks(ScanState& s, bool progress) {
-    const std::size_t first = s.all ? 1 : 0, tasks = s.trackIds.size() + first;
-    for (std::size_t task; (task = s.nextTask.fetch_add(1)) < tasks;) {
+    for (std::size_t t; (t = s.nextTask.fetch_add(1)) < s.trackIds.size();) {
         s.check();
-        if (task < first) {
-            s.all(s.tracks);
-            continue;
-        }
-        std::size_t t = task - first;
         TrackSpans& track = s.tracks[t];
         if (s.fn && track.size() > 0) s.fn(t, track);
-        if (!s.all) TrackSpans().parts.swap(track.parts);
+        if (!s.keep) TrackSpans().parts.swap(track.parts);
         if (progress) s.control.report(80 + static_cast<int>(20 * (t + 1) / s.trackIds.size()), "spans");
     }
 }
@@ -167,7 +160,7 @@ unsigned spanScanThreads(std::size_t tracks, unsigned threads) {
 }
 
 std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vector<std::int64_t>& trackIds,
-                              const LoadControl& control, const SpanTrackFn& fn, const SpanAllFn& all,
+                              const LoadControl& control, const SpanTrackFn& fn, SpanTracks* keep,
                               unsigned threads) {
     control.check();
     if (trackIds.empty()) return 0;
@@ -189,7 +182,7 @@ std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vecto
         connections.clear();  // cannot open more connections (file gone?): read on this one alone
     }
     const auto workers = static_cast<unsigned>(connections.size() + 1);
-    ScanState state(trackIds, control, fn, all, workers);
+    ScanState state(trackIds, control, fn, keep != nullptr, workers);
     auto on = [&](unsigned w) -> const trace::TraceReader& { return w == 0 ? reader : *connections[w - 1]; };
     auto run = [&](auto phase) {
         std::vector<std::thread> helpers;
@@ -219,6 +212,7 @@ std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vecto
     run([&](unsigned) { sortTracks(state); });
     state.nextTask = 0;
     run([&](unsigned w) { deliverTracks(state, w == 0); });
+    if (keep) *keep = {trackIds, std::move(state.tracks)};
     return rows;
 }
 

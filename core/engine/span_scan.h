@@ -2,19 +2,19 @@
 // sorted by start (ties: the longer span first).
 //
 // Why this shape: the viewer's open time at 10M events is the time to read the spans table once.
-// Both consumers want each track's spans in start order: the timeline index places them in their
-// rows as they come, the compile summary folds them into unions as they come, so neither buffers
-// nor sorts millions of intervals on its own. How the rows are read was measured on a trace the
-// collector recorded (bench_gui_timeline): an ordered range scan of idx_spans_track_start per track
-// was 2-3x slower than a plain table scan, because the recorder interleaves the threads' batches,
-// so each index entry costs a random lookup into the table. So the table is read in rowid order,
-// split into rowid ranges read by 2+ worker threads, each with its own read-only SQLite connection,
-// into per-track buffers (32 bytes a span, freed track by track). Rowid order is nearly start order
-// within a track (a runtime records a span when it ends, so only parents trail their children), and
-// an insertion sort, run as each row is stored, repairs that in time proportional to the
-// displacement, with std::sort as the fallback for any other order. Tracks are then sorted and delivered by the workers in parallel;
-// each track is handled by exactly one thread: per-track consumer state needs no lock. The same
-// code reads a trace still being written (no indexes yet).
+// Both consumers want each track's spans in start order: the timeline index places them in rows
+// reserved to their exact size, and the compile summary merges all tracks by start into running
+// unions, so neither buffers nor sorts millions of intervals on its own. How the rows are read was
+// measured on a trace the collector recorded (bench_gui_timeline): an ordered range scan of
+// idx_spans_track_start per track was 2-3x slower than a plain table scan, because the recorder
+// interleaves the threads' batches, so each index entry costs a random lookup into the table. So
+// the table is read in rowid order, in rowid ranges taken by 2+ worker threads, each with its own
+// read-only SQLite connection, into per-track blocks (32 bytes a span). Rowid order is nearly start
+// order within a track (a runtime records a span when it ends, so only parents trail their
+// children): an insertion sort, run as each row is stored, repairs that in time proportional to
+// the displacement, with std::sort as the fallback for any other order. Tracks are then delivered
+// by the workers in parallel, each by exactly one thread (per-track consumer state needs no lock),
+// and freed, or kept for the caller. The same code reads a trace still being written (no indexes).
 #pragma once
 
 #include "load_control.h"
@@ -114,15 +114,19 @@ public:
 // Called once per track with all its spans (`track` indexes the ids passed in), from the scan's
 // worker threads: one thread per track, several tracks at once.
 using SpanTrackFn = std::function<void(std::size_t track, const TrackSpans& spans)>;
-// Called once with every track (parallel to the ids passed in), on one worker thread while the
-// others run SpanTrackFn: for a consumer that must see all tracks together in one time order.
-using SpanAllFn = std::function<void(const std::vector<TrackSpans>& tracks)>;
+// Every track's sorted spans, kept after the scan for a consumer that must see all tracks together
+// in one time order (the compile summary) once the per-track consumer is done (the timeline).
+struct SpanTracks {
+    std::vector<std::int64_t> ids;
+    std::vector<TrackSpans> tracks;  // tracks[i] holds track ids[i]
+};
 
 // Reads the spans of each of `trackIds`. `threads` 0 = as many as useful (<= cores, <= 4). Reports progress 0..100 of the rows read (from the calling thread) and polls `control`;
-// a worker's exception (LoadCancelled, TraceError) stops the others and is rethrown here.
+// a worker's exception (LoadCancelled, TraceError) stops the others and is rethrown here. With
+// `keep`, the sorted tracks are moved there instead of being freed as each one is delivered.
 // Returns the number of spans read.
 std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vector<std::int64_t>& trackIds,
-                              const LoadControl& control, const SpanTrackFn& fn, const SpanAllFn& all = {},
+                              const LoadControl& control, const SpanTrackFn& fn, SpanTracks* keep = nullptr,
                               unsigned threads = 0);
 
 // Worker threads the scan uses for `tracks` tracks when asked for `threads` (0 = automatic).

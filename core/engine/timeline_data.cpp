@@ -70,7 +70,7 @@ public:
     Builder(const trace::TraceReader& reader, const LoadControl& control, TimelineData& out)
         : m_reader(reader), m_control(control), m_out(out) {}
 
-    void run(const SpanTap& tap) {
+    void run(SpanTracks* keep) {
         m_control.report(0, "strings");
         loadStrings();
         loadSessions();
@@ -93,7 +93,7 @@ public:
                     f(sp.startNs, end, sp.name, static_cast<std::uint8_t>(std::clamp<std::int16_t>(sp.category, 0, 255)), sp.id);
                 });
             });
-        }, tap ? SpanAllFn([&](const std::vector<TrackSpans>& tracks) { tap(trackIds, tracks); }) : SpanAllFn());
+        }, keep);
         m_control.report(85, "module loads");
         each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM module_loads WHERE start_ns IS NOT NULL",
              [&](sqlite3_stmt* st) {
@@ -247,9 +247,9 @@ private:
 
 }  // namespace
 
-TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control, const SpanTap& tap) {
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control, SpanTracks* keep) {
     TimelineData data;
-    Builder(reader, control, data).run(tap);
+    Builder(reader, control, data).run(keep);
     return data;
 }
 

@@ -15,7 +15,6 @@
 #include "timeline_index.h"
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,13 +57,11 @@ struct TimelineData {
     std::size_t allocatedBytes() const;
 };
 
-// Sees all tracks' spans at once, as the timeline's scan holds them (tracks[i] is track trackIds[i],
-// each sorted by start), on one scan worker while the others build the lanes. The compile summary
-// listens here, so one read of the spans table feeds both.
-using SpanTap = std::function<void(const std::vector<std::int64_t>& trackIds, const std::vector<TrackSpans>& tracks)>;
-
-// Reads the whole trace: spans with the parallel scan of span_scan.h, the other tables whole. Progress 0..100; throws LoadCancelled or trace::TraceError.
-TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {}, const SpanTap& tap = {});
+// Reads the whole trace: spans with the parallel scan of span_scan.h, the other tables whole.
+// Progress 0..100; throws LoadCancelled or trace::TraceError. With `keep`, the scan's sorted tracks
+// are handed over too, so the compile summary can fold the same spans without reading them again
+// (after the timeline is published: the first paint waits on nothing else).
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {}, SpanTracks* keep = nullptr);
 
 // "warp pid 4121", "import: nvcc-time.csv": how a session is named on lanes and in tables.
 std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId);

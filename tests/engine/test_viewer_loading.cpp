@@ -199,7 +199,7 @@ TEST(SpanScan, EveryWorkerCountDeliversEachTrackInStartOrder) {
         std::vector<std::vector<ScannedSpan>> got(ids.size());
         std::int64_t rows = scanSpansByTrack(*reader, ids, {}, [&](std::size_t t, const TrackSpans& spans) {
             spans.forEach([&](const ScannedSpan& s) { got[t].push_back(s); });
-        }, {}, threads);
+        }, nullptr, threads);
         std::size_t total = 0;
         for (std::size_t t = 0; t < ids.size(); ++t) {
             const auto& want = expected[ids[t]];
@@ -232,7 +232,7 @@ TEST(SpanScan, RowsInReverseOrderAreSortedByTheFallback) {
         std::vector<std::int64_t> starts;
         scanSpansByTrack(*reader, {1}, {}, [&](std::size_t, const TrackSpans& spans) {
             spans.forEach([&](const ScannedSpan& sp) { starts.push_back(sp.startNs); });
-        }, {}, threads);
+        }, nullptr, threads);
         ASSERT_EQ(starts.size(), 20000u);
         EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end())) << threads << " threads";
     }
@@ -243,7 +243,7 @@ TEST(SpanScan, AFailingConsumerStopsTheScanWithItsError) {
     writeMessyTrace(dir.file("t.cstrace"), 2);
     auto reader = cs::trace::TraceReader::open(dir.file("t.cstrace"));
     std::vector<std::int64_t> ids = {1, 2, 3, 4, 5, 6};
-    EXPECT_THROW(scanSpansByTrack(*reader, ids, {}, [](std::size_t, const TrackSpans&) { throw std::runtime_error("boom"); }, {}, 2),
+    EXPECT_THROW(scanSpansByTrack(*reader, ids, {}, [](std::size_t, const TrackSpans&) { throw std::runtime_error("boom"); }, nullptr, 2),
                  std::runtime_error);
 }
 
@@ -311,9 +311,9 @@ TEST(CompileSummary, FoldedScanEqualsSortingEveryInterval) {
         expectSummaryMatches(summarizeCompileTime(*reader), ref);
         // The GUI's path: the summary rides on the timeline's scan.
         CompileSummaryBuilder builder(*reader);
-        TimelineData d = loadTimeline(*reader, {}, [&](const std::vector<std::int64_t>& ids, const std::vector<TrackSpans>& tracks) {
-            builder.addAll(ids, tracks);
-        });
+        SpanTracks kept;
+        TimelineData d = loadTimeline(*reader, {}, &kept);
+        builder.addAll(kept.ids, kept.tracks);
         expectSummaryMatches(builder.finish(), ref);
     }
     demo::writeDemoTrace(dir.file("demo.cstrace"));
