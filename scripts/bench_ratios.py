@@ -54,6 +54,12 @@ TARGETS = [
      ("<=", 40.0), "B"),
     ("viewer: memory per event (index bytes), 10M", "counter", ("BM_ViewerMemoryPerEvent/10000000", "bytes_per_event"),
      ("<=", 40.0), "B"),
+    ("viewer: memory per event (RSS growth), 10M", "counter", ("BM_ViewerMemoryPerEvent/10000000", "rss_bytes_per_event"),
+     ("<=", 40.0), "B"),
+    ("viewer: CPU seconds of all threads, open 1M to first paint (shown, no limit)", "counter",
+     ("BM_OpenToFirstTimelinePaint/1000000", "cpu_seconds"), None, "s"),
+    ("viewer: CPU seconds of all threads, open 10M to first paint (shown, no limit)", "counter",
+     ("BM_OpenToFirstTimelinePaint/10000000", "cpu_seconds"), None, "s"),
 ]
 
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
