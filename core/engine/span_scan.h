@@ -20,6 +20,7 @@
 #include "load_control.h"
 #include "core/util/big_alloc.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -52,9 +53,9 @@ bool spanBefore(const ScannedSpan& a, const ScannedSpan& b);
 class TrackSpans {
 public:
     static constexpr std::size_t kBlockShift = 16, kBlock = std::size_t{1} << kBlockShift;  // 2 MiB blocks
-    // A worker's share of the track. Its first block is allocated untouched (a small track faults in
-    // only the pages it fills); once a track needs a second block it is big, and later blocks are
-    // mapped populated (util/big_alloc.h).
+    static constexpr std::size_t kFirstBlock = 512;  // 16 KiB: a trace may have thousands of tiny tracks
+    // A worker's share of the track. Its first block starts small and grows to a full block (one
+    // copy of 16 KiB) when the track proves big; later blocks are mapped populated (util/big_alloc.h).
     struct Part {
         Part() = default;
         Part(Part&& o) noexcept : blocks(std::move(o.blocks)), size(o.size), sorted(o.sorted), moves(o.moves) { o.size = 0; }
@@ -78,10 +79,16 @@ public:
         ScannedSpan& operator[](std::size_t i) { return blocks[i >> kBlockShift][i & (kBlock - 1)]; }
         const ScannedSpan& operator[](std::size_t i) const { return blocks[i >> kBlockShift][i & (kBlock - 1)]; }
         void push(const ScannedSpan& s) {
-            if ((size & (kBlock - 1)) == 0) {
+            if (size == 0) {
+                blocks.push_back(new ScannedSpan[kFirstBlock]);
+            } else if (size == kFirstBlock) {
+                auto* full = new ScannedSpan[kBlock];
+                std::copy(blocks[0], blocks[0] + kFirstBlock, full);
+                delete[] blocks[0];
+                blocks[0] = full;
+            } else if ((size & (kBlock - 1)) == 0) {
                 blocks.reserve(blocks.size() + 1);
-                blocks.push_back(blocks.empty() ? new ScannedSpan[kBlock]
-                                                : static_cast<ScannedSpan*>(util::bigAllocate(kBlock * sizeof(ScannedSpan))));
+                blocks.push_back(static_cast<ScannedSpan*>(util::bigAllocate(kBlock * sizeof(ScannedSpan))));
             }
             (*this)[size++] = s;
         }

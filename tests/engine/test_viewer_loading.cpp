@@ -217,13 +217,14 @@ TEST(SpanScan, EveryWorkerCountDeliversEachTrackInStartOrder) {
 
 TEST(SpanScan, RowsInReverseOrderAreSortedByTheFallback) {
     // Every row starts before all earlier ones: insertion sort would be quadratic, so past its
-    // budget the scan hands the part to std::sort; the result must still be in start order.
+    // budget the scan hands the part to std::sort; the result must still be in start order. More
+    // rows than one block holds (TrackSpans::kBlock), so blocks are crossed too.
     cs::test::TempDir dir;
     {
         cs::trace::TraceWriter w(dir.file("rev.cstrace"), {.overwrite = true});
         auto ses = w.addSession({.pid = 1, .runtime = w.intern("rt")});
         auto track = w.addTrack({.sessionId = ses, .tid = 1});
-        for (int i = 0; i < 20000; ++i)
+        for (int i = 0; i < 70000; ++i)
             w.addSpan({.trackId = track, .startNs = 1000000 - 10 * i, .durNs = 5, .category = CS_CAT_COMPILE});
         w.finalize();
     }
@@ -233,7 +234,7 @@ TEST(SpanScan, RowsInReverseOrderAreSortedByTheFallback) {
         scanSpansByTrack(*reader, {1}, {}, [&](std::size_t, const TrackSpans& spans) {
             spans.forEach([&](const ScannedSpan& sp) { starts.push_back(sp.startNs); });
         }, nullptr, threads);
-        ASSERT_EQ(starts.size(), 20000u);
+        ASSERT_EQ(starts.size(), 70000u);
         EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end())) << threads << " threads";
     }
 }
