@@ -98,8 +98,12 @@ MainWindow::MainWindow(QWidget* parent)
         refreshViews();
     });
     connect(m_loader, &TraceLoader::timelineReady, this, [this](int id, TimelinePtr t) {
-        if (TraceDocument* d = doc(id)) d->timeline = std::move(t);
-        refreshTimeline();
+        bool again = false;  // a new snapshot of a trace already shown (a live recording)
+        if (TraceDocument* d = doc(id)) {
+            again = d->timeline != nullptr;
+            d->timeline = std::move(t);
+        }
+        refreshTimeline(again);
     });
     connect(m_loader, &TraceLoader::liveChanged, this, [this](int id, bool live) {
         if (TraceDocument* d = doc(id))
@@ -259,11 +263,11 @@ int MainWindow::timelineSourceOf(int docIndex) const {
     return -1;
 }
 
-void MainWindow::refreshTimeline() {
+void MainWindow::refreshTimeline(bool keepView) {
     std::vector<TimelineSource> sources;
     for (const TraceDocument& d : m_docs)
         if (d.timeline) sources.push_back({d.label, d.timeline});
-    m_timeline->plot()->setSources(std::move(sources));
+    m_timeline->plot()->setSources(std::move(sources), keepView);
 }
 
 void MainWindow::updateProgressUi() {

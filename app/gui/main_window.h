@@ -80,7 +80,7 @@ private:
     void rebuildRecentMenu();
     TraceDocument* doc(int id);
     void refreshViews();
-    void refreshTimeline();
+    void refreshTimeline(bool keepView = false);
     void updateProgressUi();
     int timelineSourceOf(int docIndex) const;
     void runSearch();

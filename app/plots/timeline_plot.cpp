@@ -110,11 +110,27 @@ TimelinePlot::~TimelinePlot() = default;
 
 QWidget* TimelinePlot::plotWidget() const { return m_plot; }
 
-void TimelinePlot::setSources(std::vector<TimelineSource> sources) {
+void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh) {
+    bool keep = refresh && sources.size() == m_sources.size() && !m_sources.empty();
+    for (std::size_t s = 0; keep && s < sources.size(); ++s) keep = sources[s].label == m_sources[s].label;
+    if (keep) {
+        // Was the whole trace in view? Then follow it as it grows.
+        QCPRange r = m_plot->xAxis->range();
+        for (std::size_t s = 0; keep && s < m_sources.size(); ++s)
+            keep = r.lower > keyOf(static_cast<int>(s), m_sources[s].data->minNs) ||
+                   r.upper < keyOf(static_cast<int>(s), m_sources[s].data->maxNs);
+    }
+    QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
     m_sources = std::move(sources);
     m_selection = {};
     layoutRows();
-    fitAll();
+    if (!keep) {
+        fitAll();
+        return;
+    }
+    m_plot->xAxis->setRange(x);
+    m_plot->yAxis->setRange(y);
+    replot();
 }
 
 void TimelinePlot::layoutRows() {

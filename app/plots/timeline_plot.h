@@ -43,7 +43,10 @@ public:
     explicit TimelinePlot(QWidget* parent = nullptr);
     ~TimelinePlot() override;
 
-    void setSources(std::vector<TimelineSource> sources);
+    // Shows `sources`, fitted. With `refresh` (new snapshots of the same traces, e.g. a live
+    // recording), a view the user zoomed or panned stays where it is; a view that showed the whole
+    // trace is fitted again to the grown extent.
+    void setSources(std::vector<TimelineSource> sources, bool refresh = false);
     const std::vector<TimelineSource>& sources() const { return m_sources; }
 
     void fitAll();

@@ -1,9 +1,13 @@
 // Live attach: the loader opens a trace that a running `compilescope record` is still writing,
-// publishes fresh snapshots while the recording runs, and the finished trace once it ends.
+// publishes fresh snapshots while the recording runs, and the finished trace once it ends; the
+// timeline keeps the user's zoom across those refreshes.
 #include "gui_test_util.h"
 
 #include "app/models/trace_loader.h"
+#include "app/plots/timeline_plot.h"
+#include "core/engine/timeline_data.h"
 #include "core/trace/reader.h"
+#include "demo_trace_builder.h"
 #include "test_util.h"
 
 #include <QProcess>
@@ -69,4 +73,29 @@ TEST(LiveAttach, FollowsARecordingInProgressAndSeesItsRowsGrow) {
     EXPECT_EQ(counters.back(), cs::trace::TraceReader::open(trace)->rowCount("counters"));
     EXPECT_FALSE(TraceLoader::isLiveRecording(trace));
     EXPECT_EQ(findings.count(), 1);
+}
+
+TEST(LiveAttach, ARefreshKeepsAZoomedViewAndFollowsAFittedOne) {
+    cs::test::TempDir dir;
+    // Two snapshots of one growing trace: the second has twice the spans, so it lasts twice as long.
+    cs::test::demo::writeSyntheticTrace(dir.file("a.cstrace"), 2000, 2);
+    cs::test::demo::writeSyntheticTrace(dir.file("b.cstrace"), 4000, 2);
+    auto first = std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimeline(*cs::trace::TraceReader::open(dir.file("a.cstrace"))));
+    auto grown = std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimeline(*cs::trace::TraceReader::open(dir.file("b.cstrace"))));
+    ASSERT_GT(grown->maxNs, first->maxNs);
+    TimelinePlot plot;
+    plot.resize(1200, 600);
+    plot.show();
+    plot.setSources({{QStringLiteral("live"), first}});
+    // Fitted: the refresh fits the grown extent.
+    plot.setSources({{QStringLiteral("live"), grown}}, true);
+    EXPECT_GE(plot.visibleRangeNs().second, grown->maxNs);
+    // Zoomed in: the refresh leaves the view alone.
+    plot.showRange(0, first->minNs + 1000, first->minNs + 5000);
+    auto zoomed = plot.visibleRangeNs();
+    plot.setSources({{QStringLiteral("live"), first}}, true);
+    EXPECT_EQ(plot.visibleRangeNs(), zoomed);
+    // A different trace is not a refresh: fitted.
+    plot.setSources({{QStringLiteral("other"), grown}}, true);
+    EXPECT_GE(plot.visibleRangeNs().second, grown->maxNs);
 }
