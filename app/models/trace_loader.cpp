@@ -6,8 +6,10 @@
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 
+#include <QElapsedTimer>
 #include <QThread>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace cs::gui {
@@ -88,15 +90,21 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         if (isLiveRecording(file)) {
             emit liveChanged(docId, true);
             int generation = 0;
+            qint64 lastMs = 0;  // how long the last snapshot took
             while (!cancel->load() && isLiveRecording(file)) {
-                for (int waited = 0; waited < m_liveRefreshMs && !cancel->load(); waited += 20) QThread::msleep(20);
+                // Never busier than reading half the time: a big trace is refreshed less often.
+                const qint64 pause = std::max<qint64>(m_liveRefreshMs, lastMs);
+                for (qint64 waited = 0; waited < pause && !cancel->load(); waited += 20) QThread::msleep(20);
                 if (cancel->load()) throw engine::LoadCancelled();
                 try {
                     // A new connection: it also survives the recorder finalizing the file.
+                    QElapsedTimer took;
+                    took.start();
                     auto fresh = trace::TraceReader::open(file);
                     emit progress(docId, 80, QStringLiteral("live: refresh %1").arg(++generation));
                     snapshot(*fresh, 80, 80);
                     reader = std::move(fresh);
+                    lastMs = took.elapsed();
                 } catch (const trace::TraceError&) {
                     // The file is mid-checkpoint or being finalized: the next refresh will see it.
                 }

@@ -39,7 +39,9 @@ public:
     int load(const QString& path);
     void cancel(int docId);
     bool isRunning(int docId) const { return m_jobs.count(docId) != 0; }
-    // How often a trace that is still being recorded is read again (default 1 s). Set before load().
+    // How often a trace that is still being recorded is read again (default 1 s; never more often
+    // than one snapshot takes to read, so following a big recording stays at most half busy).
+    // Set before load().
     void setLiveRefreshMs(int ms) { m_liveRefreshMs = ms; }
     // Whether a recorder listed in the live registry is writing `trace` right now.
     static bool isLiveRecording(const std::string& trace);
