@@ -345,12 +345,18 @@ std::string createTableSql(const TableDef& table) {
     return sql;
 }
 
-std::string insertSql(const TableDef& table) {
+std::string insertSql(const TableDef& table, int rows) {
+    std::string one = "(";
+    for (size_t i = 0; i < table.columns.size(); ++i) one += i ? ",?" : "?";
+    one += ')';
     std::string sql = "INSERT INTO ";
     sql += table.name;
-    sql += " VALUES (";
-    for (size_t i = 0; i < table.columns.size(); ++i) sql += i ? ",?" : "?";
-    sql += ')';
+    sql += " VALUES ";
+    sql.reserve(sql.size() + static_cast<size_t>(rows) * (one.size() + 1));
+    for (int r = 0; r < rows; ++r) {
+        if (r) sql += ',';
+        sql += one;
+    }
     return sql;
 }
 

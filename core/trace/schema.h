@@ -47,8 +47,8 @@ const TableDef* findTable(std::string_view name);
 
 // CREATE TABLE statement of one table.
 std::string createTableSql(const TableDef& table);
-// INSERT statement with one `?` per column, in declaration order.
-std::string insertSql(const TableDef& table);
+// INSERT statement with one `?` per column, in declaration order, for `rows` rows at once.
+std::string insertSql(const TableDef& table, int rows = 1);
 
 // Rows of the `enums` table: (type, value, name).
 struct EnumRow {
