@@ -148,7 +148,7 @@ void Recorder::commitIfDue(bool force) {
     if (m_failed || !m_writer) return;
     if (!force && msSince(m_lastCommit) < m_opt.commitIntervalMs) return;
     try {
-        m_writer->commit();
+        m_writer->requestCommit();  // runs on the writer's SQLite thread after the rows queued so far
     } catch (const std::exception& e) {
         writeFailed(e);
     }
