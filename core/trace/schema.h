@@ -41,7 +41,7 @@ struct IndexDef {
 
 // Every table of format v1, in creation order.
 const std::vector<TableDef>& schemaTables();
-// Indexes built when a trace is finalized (they would slow ingest).
+// Indexes of every trace (created with the tables; the writer maintains them as rows arrive).
 const std::vector<IndexDef>& schemaIndexes();
 const TableDef* findTable(std::string_view name);
 

@@ -1,12 +1,17 @@
 #include "write_queue.h"
 
 #include <exception>
+#include <pthread.h>
 
 namespace cs::trace {
 
 WriteQueue::WriteQueue(bool threaded, std::size_t maxPending)
     : m_threaded(threaded), m_maxPending(maxPending ? maxPending : 1) {
-    if (m_threaded) m_thread = std::thread([this] { run(); });
+    if (m_threaded)
+        m_thread = std::thread([this] {
+            pthread_setname_np(pthread_self(), "cs-sqlite");  // names it in perf, top and gdb
+            run();
+        });
 }
 
 WriteQueue::~WriteQueue() {

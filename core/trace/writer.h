@@ -4,7 +4,7 @@
 // collected in batches and written with multi-row prepared inserts inside large transactions, on a
 // thread of its own (WriteQueue) so that decoding the input and SQLite overlap; strings are
 // interned in memory and written once, ids are assigned here instead of asked back from SQLite, and
-// the indexes that would slow every insert are built once at finalize(). WAL with
+// the indexes exist from the start (a live viewer needs them; see the constructor). WAL with
 // synchronous=NORMAL keeps a trace that is being written readable by a live viewer and intact after
 // a crash of the writing process: what was committed stays, the open transaction is lost.
 // A writer is used from one thread; it owns its SQLite thread.
@@ -36,10 +36,11 @@ class WriteQueue;
 
 struct WriterOptions {
     bool overwrite = false;  // replace an existing file instead of refusing
-    std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows
+    std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows (not in bulkImport)
     std::string creator = "compilescope";
-    // A one-shot import that nobody watches live: no WAL, no syncs, a 64 MiB page cache. Several
-    // times faster for large imports; a crash leaves a file to discard (run the import again).
+    // A one-shot import that nobody watches live: no WAL, no syncs, a 64 MiB page cache, one
+    // transaction. Several times faster for large imports; a crash leaves a file to discard (run
+    // the import again).
     bool bulkImport = false;
     // SQLite work on a thread of its own (the default); false runs it on the caller's thread.
     bool background = true;
@@ -49,7 +50,7 @@ class TraceWriter {
 public:
     // Creates the file and its schema. Throws TraceError(Write) naming the path and the reason.
     explicit TraceWriter(std::string path, WriterOptions options = {});
-    ~TraceWriter();  // commits what was written (never loses rows), without building indexes
+    ~TraceWriter();  // commits what was written (never loses rows); the trace stays in WAL mode
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
 
@@ -104,7 +105,7 @@ public:
     // The same without waiting: the commit runs after the rows queued before it. The recorder calls
     // this at least every 100 ms.
     void requestCommit();
-    // Commits, builds indexes, leaves WAL mode so the trace is one self-contained file, and closes.
+    // Commits, leaves WAL mode so the trace is one self-contained file, and closes.
     // No call may follow.
     void finalize();
     std::int64_t rowsWritten() const { return m_rows; }
@@ -131,7 +132,11 @@ private:
     std::vector<std::unique_ptr<RowBatch>> m_pool;  // emptied batches, reused
     std::unique_ptr<WriteQueue> m_queue;  // after what its jobs use: destroyed (joined) first
     std::vector<std::int64_t> m_nextIds;
-    std::unordered_map<std::string, StringId> m_strings;
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> m_strings;
     struct StatValue {
         std::int64_t id;
         std::int64_t count;

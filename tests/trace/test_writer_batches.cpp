@@ -100,7 +100,7 @@ TEST_P(WriterModes, AFailingRowIsReportedLaterAndTheRowsBeforeItAreKept) {
         for (int i = 0; i < 100; ++i) w.addSpan({.trackId = track, .startNs = i, .category = CS_CAT_COMPILE});
         // track_id is NOT NULL: this row fails inside SQLite, after the call returned.
         w.insertRaw("spans", {std::int64_t{0}, std::monostate{}, std::int64_t{5}, std::monostate{}, std::int64_t{1},
-                              std::monostate{}});
+                              std::monostate{}, std::monostate{}});
         try {
             for (int i = 0; i < 20000; ++i) w.addSpan({.trackId = track, .startNs = i, .category = CS_CAT_COMPILE});
             w.commit();
