@@ -1,5 +1,7 @@
 #include "recorder.h"
 
+#include "exit_codes.h"
+
 #include "core/trace/trace_error.h"
 
 #include <cerrno>
@@ -216,7 +218,7 @@ int Recorder::run() {
     }
     m_conns.clear();
     finalize();
-    return m_failed ? 1 : 0;
+    return m_failed ? kExitWriteFailed : 0;
 }
 
 }  // namespace cs::recorder

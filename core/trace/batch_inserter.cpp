@@ -45,7 +45,7 @@ void BatchInserter::stepOrThrow(sqlite3_stmt* st, std::size_t table) {
     const int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
-        throw std::runtime_error("cannot write " + std::string(m_defs[table].name) + ": " + sqlite3_errmsg(m_db));
+        throw std::runtime_error("cannot write " + std::string(m_defs[table].name) + ": " + errorText(m_db));
 }
 
 // Rows one by one: the remainder of a batch, or a multi-row chunk that failed.

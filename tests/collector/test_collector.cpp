@@ -206,6 +206,22 @@ TEST(Collector, UnwritableOutputKeepsExitStatusAndWarnsOnce) {
     EXPECT_EQ(r.out, "dropped=5\n");  // the job's 5 events, counted
 }
 
+TEST(Collector, FullDiskKeepsExitStatusWarnsOnceAndKeepsACleanTrace) {
+    // A file size limit (RLIMIT_FSIZE, set by `ulimit -f` for the launcher, the recorder and the
+    // job) makes the trace's writes fail with EFBIG, as a full disk does with ENOSPC.
+    TempDir dir;
+    const auto trace = dir.file("t.cstrace");
+    auto r = run(dir, "ulimit -f 2048; " + kCli + " record -o " + trace + " -- sh -c '" + kJob +
+                          " threads 2 400000 && exit 7'");
+    EXPECT_EQ(r.status, 7) << r.err;  // the job's own status
+    EXPECT_EQ(countLines(r.err, "compilescope"), 1) << r.err;
+    EXPECT_NE(r.err.find(trace), std::string::npos) << r.err;
+    // What was committed before the disk filled is a trace that opens and passes integrity_check.
+    Db db(trace);
+    EXPECT_EQ(db.col("PRAGMA integrity_check"), std::vector<std::string>{"ok"});
+    EXPECT_LT(db.one("SELECT count(*) FROM spans"), 800000);
+}
+
 TEST(Collector, MissingRecorderKeepsExitStatusAndWarnsOnce) {
     TempDir dir;
     auto r = run(dir, "COMPILESCOPE_RECORDER=/nonexistent/recorder COMPILESCOPE_OUTPUT=" + dir.file("t.cstrace") +
