@@ -72,7 +72,7 @@ void BM_BuildInvalidationTrees(benchmark::State& state) {
     counters(state, in.methodsList.size());
     state.counters["trees"] = static_cast<double>(trees);
 }
-BENCHMARK(BM_BuildInvalidationTrees)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BuildInvalidationTrees)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_LoadBuildAndJoinFromTrace(benchmark::State& state) {
     auto path = (std::filesystem::temp_directory_path() / "bench-invalidations.cstrace").string();
@@ -97,6 +97,6 @@ void BM_LoadBuildAndJoinFromTrace(benchmark::State& state) {
     counters(state, list.size());
     for (const char* s : {"", "-wal", "-shm"}) std::filesystem::remove(path + s);
 }
-BENCHMARK(BM_LoadBuildAndJoinFromTrace)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadBuildAndJoinFromTrace)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 }  // namespace
 BENCHMARK_MAIN();

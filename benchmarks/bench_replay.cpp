@@ -85,7 +85,7 @@ void BM_Replay(benchmark::State& state) {
     state.counters["limit_per_s"] = 1e6;
     state.counters["misses"] = static_cast<double>(misses);
 }
-BENCHMARK(BM_Replay)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Replay)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ReplayAndAttribute(benchmark::State& state) {
     const auto& f = facts();
@@ -99,7 +99,7 @@ void BM_ReplayAndAttribute(benchmark::State& state) {
     state.counters["lookups_per_s"] = benchmark::Counter(n * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["limit_per_s"] = 1e6;
 }
-BENCHMARK(BM_ReplayAndAttribute)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReplayAndAttribute)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The limit: build each lookup's key from its in-key components and find-or-insert it, nothing else.
 struct VecHash {
@@ -134,7 +134,7 @@ void BM_HashMapBaseline(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.lookups.size()));
     state.counters["lookups_per_s"] = benchmark::Counter(n * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_HashMapBaseline)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HashMapBaseline)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -88,7 +88,7 @@ void BM_TefPlainRead(benchmark::State& state) {
     }
     setRate(state);
 }
-BENCHMARK(BM_TefPlainRead)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TefPlainRead)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // JSON pull parsing and event decoding only, no trace written.
 void BM_TefParseOnly(benchmark::State& state) {
@@ -109,7 +109,7 @@ void BM_TefParseOnly(benchmark::State& state) {
     }
     setRate(state);
 }
-BENCHMARK(BM_TefParseOnly)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TefParseOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Rows the import writes for the sample file (spans, span_args, counters, tracks, strings), once.
 std::int64_t importRows() {
@@ -139,7 +139,7 @@ void BM_TefRawSqliteFloor(benchmark::State& state) {
     state.counters["rows"] = static_cast<double>(rows);
     cs::bench::removeDbFiles(out);
 }
-BENCHMARK(BM_TefRawSqliteFloor)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_TefRawSqliteFloor)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 // The whole import: parse, build spans / args / counters / tracks, write and finalize the trace.
 void BM_TefImport(benchmark::State& state) {
@@ -160,7 +160,7 @@ void BM_TefImport(benchmark::State& state) {
     state.counters["records"] = static_cast<double>(records);
     removeTrace(out);
 }
-BENCHMARK(BM_TefImport)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_TefImport)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -39,7 +39,7 @@ void BM_TraceWriterSpans(benchmark::State& state) {
     state.counters["bytes_per_event"] = static_cast<double>(bytes) / static_cast<double>(n);
     removeTrace(path);
 }
-BENCHMARK(BM_TraceWriterSpans)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TraceWriterSpans)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_RawSqliteSpans(benchmark::State& state) {
     const auto n = state.range(0);
@@ -48,7 +48,7 @@ void BM_RawSqliteSpans(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * n);
     removeTrace(path);
 }
-BENCHMARK(BM_RawSqliteSpans)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RawSqliteSpans)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -11,6 +11,7 @@
 #include "command.h"
 #include "record_cuda.h"
 
+#include "app/recorder/exit_codes.h"
 #include "core/engine/warp_inject.h"
 #include "core/trace/live_registry.h"
 
@@ -290,7 +291,8 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         while (::waitpid(rec.pid, &st, 0) < 0 && errno == EINTR) {
         }
         ::unlink(socketPath.c_str());  // a killed recorder cannot remove it itself
-        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        // kExitWriteFailed: the recorder has already said why, in the one warning.
+        if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != recorder::kExitWriteFailed))
             io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
                    << "); " << output << " keeps what was committed\n";
         else if (cuda)

@@ -1,5 +1,7 @@
 #include "recorder.h"
 
+#include "exit_codes.h"
+
 #include "core/trace/trace_error.h"
 
 #include <cerrno>
@@ -148,7 +150,7 @@ void Recorder::commitIfDue(bool force) {
     if (m_failed || !m_writer) return;
     if (!force && msSince(m_lastCommit) < m_opt.commitIntervalMs) return;
     try {
-        m_writer->commit();
+        m_writer->requestCommit();  // runs on the writer's SQLite thread after the rows queued so far
     } catch (const std::exception& e) {
         writeFailed(e);
     }
@@ -216,7 +218,7 @@ int Recorder::run() {
     }
     m_conns.clear();
     finalize();
-    return m_failed ? 1 : 0;
+    return m_failed ? kExitWriteFailed : 0;
 }
 
 }  // namespace cs::recorder

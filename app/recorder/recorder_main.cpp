@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
         ::setsid();
     }
     std::signal(SIGPIPE, SIG_IGN);
+    // Past a file size limit, writes fail with EFBIG (reported like a full disk) instead of the
+    // default SIGXFSZ killing the recorder.
+    std::signal(SIGXFSZ, SIG_IGN);
     std::signal(SIGTERM, onSignal);
     std::signal(SIGINT, onSignal);
     std::signal(SIGHUP, onSignal);

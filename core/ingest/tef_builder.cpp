@@ -184,13 +184,20 @@ int TefBuilder::category(const std::string& cat, const std::string& name) {
 std::int64_t TefBuilder::writeSpan(Track& t, const std::string& name, const std::string& cat, std::int64_t startNs,
                                    std::optional<std::int64_t> durNs, const TefArg* args, size_t argCount) {
     auto& w = m_ctx.writer;
+    // args.detail (clang, nvcc, NVRTC: the file, function or pass a phase worked on) is the span's
+    // detail column: one interned id instead of an argument row with the text.
+    size_t detailArg = argCount;
+    for (size_t i = 0; i < argCount && detailArg == argCount; ++i)
+        if (args[i].kind == TefArg::Kind::Text && args[i].key == "detail") detailArg = i;
     std::int64_t span = w.addSpan({.trackId = t.id,
                                    .startNs = startNs,
                                    .durNs = durNs,
                                    .category = category(cat, name),
-                                   .name = intern(name)});
+                                   .name = intern(name),
+                                   .detail = detailArg < argCount ? w.intern(args[detailArg].s) : 0});
     if (!cat.empty()) w.addSpanArg(span, m_catKey, std::string_view(cat));
     for (size_t i = 0; i < argCount; ++i) {
+        if (i == detailArg) continue;
         const TefArg& a = args[i];
         auto key = intern(a.key);
         switch (a.kind) {

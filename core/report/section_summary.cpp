@@ -9,6 +9,7 @@
 #include "sql_row.h"
 
 #include "core/engine/cache_analysis.h"
+#include "core/engine/session_clocks.h"
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
 #include "core/util/units.h"
@@ -78,11 +79,16 @@ void acceptanceFromCounters(const trace::TraceReader& reader, Summary& s) {
 void collectSummary(const trace::TraceReader& reader, const engine::CacheAnalysis& cache, TraceReport& r) {
     Summary& s = r.summary;
     std::set<std::string> runtimes;
-    reader.query("SELECT s.start_ns, s.end_ns, coalesce(rt.str, '') FROM sessions s "
+    // On the display axis, where each clock domain starts at zero (engine/session_clocks.h).
+    const engine::SessionClocks clocks = engine::sessionClocks(reader);
+    reader.query("SELECT s.start_ns, s.end_ns, coalesce(rt.str, ''), s.id FROM sessions s "
                  "LEFT JOIN strings rt ON rt.id = s.runtime_sid ORDER BY s.id",
                  [&](sqlite3_stmt* st) {
                      ++s.sessions;
                      auto start = colOpt(st, 0), end = colOpt(st, 1);
+                     const std::int64_t off = clocks.offsetOf(colInt(st, 3));
+                     if (start) *start += off;
+                     if (end) *end += off;
                      if (!end) ++s.unfinishedSessions;
                      if (start && (!s.startNs || *start < *s.startNs)) s.startNs = start;
                      if (end && (!s.endNs || *end > *s.endNs)) s.endNs = end;

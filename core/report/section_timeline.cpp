@@ -9,6 +9,7 @@
 #include "sections.h"
 #include "sql_row.h"
 
+#include "core/engine/session_clocks.h"
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
 #include "core/util/units.h"
@@ -80,24 +81,30 @@ const std::string kMiss = std::to_string(CS_VERDICT_MISS);
 void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int buckets) {
     Timeline& t = r.timeline;
     t.buckets = std::max(1, buckets);
-    // The extent of everything timed, one aggregate per table.
+    // Each clock domain starts at zero (engine/session_clocks.h): a merged trace of recorded and
+    // imported sessions is drawn over the length of its work, not over the machine's uptime.
+    const engine::SessionClocks clocks = engine::sessionClocks(reader);
+    // The extent of everything timed, one aggregate per table and session.
     bool any = false;
     auto extent = [&](const std::string& sql) {
         reader.query(sql, [&](sqlite3_stmt* st) {
-            auto lo = colOpt(st, 0), hi = colOpt(st, 1);
+            auto lo = colOpt(st, 1), hi = colOpt(st, 2);
             if (!lo || !hi) return;
-            if (!any || *lo < t.startNs) t.startNs = *lo;
-            if (!any || *hi > t.endNs) t.endNs = *hi;
+            const std::int64_t off = clocks.offsetOf(colInt(st, 0));
+            if (!any || *lo + off < t.startNs) t.startNs = *lo + off;
+            if (!any || *hi + off > t.endNs) t.endNs = *hi + off;
             any = true;
         });
     };
-    extent("SELECT min(start_ns), max(start_ns + coalesce(dur_ns, 0)) FROM spans");
-    extent("SELECT min(start_ns), max(start_ns + coalesce(dur_ns, 0)) FROM module_loads WHERE start_ns IS NOT NULL");
-    extent("SELECT min(start_ns), max(start_ns + coalesce(dur_ns, 0)) FROM cuda_programs");
-    extent("SELECT min(start_ns), max(start_ns + coalesce(dur_ns, 0)) FROM cuda_jit WHERE start_ns IS NOT NULL");
-    extent("SELECT min(start_ns), max(start_ns + coalesce(dur_ns, 0)) FROM kernel_launches");
-    extent("SELECT min(ts_ns), max(ts_ns + coalesce(compile_ns, 0)) FROM cache_lookups WHERE verdict = " + kMiss);
-    extent("SELECT min(start_ns), max(start_ns + dur_ns) FROM phase_timings WHERE start_ns IS NOT NULL");
+    extent("SELECT t.session_id, min(sp.start_ns), max(sp.start_ns + coalesce(sp.dur_ns, 0)) FROM spans sp "
+           "JOIN tracks t ON t.id = sp.track_id GROUP BY t.session_id");
+    for (const char* table : {"module_loads", "cuda_programs", "cuda_jit", "kernel_launches"})
+        extent(std::string("SELECT session_id, min(start_ns), max(start_ns + coalesce(dur_ns, 0)) FROM ") + table +
+               " WHERE start_ns IS NOT NULL GROUP BY session_id");
+    extent("SELECT session_id, min(ts_ns), max(ts_ns + coalesce(compile_ns, 0)) FROM cache_lookups WHERE verdict = " +
+           kMiss + " GROUP BY session_id");
+    extent("SELECT session_id, min(start_ns), max(start_ns + dur_ns) FROM phase_timings WHERE start_ns IS NOT NULL "
+           "GROUP BY session_id");
     if (!any) return;
     if (t.endNs <= t.startNs) t.endNs = t.startNs + 1;
 
@@ -111,34 +118,37 @@ void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int bucke
                  "JOIN tracks t ON t.id = sp.track_id",
                  [&](sqlite3_stmt* st) {
                      std::string cat(trace::enumName("category", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName(cat + " spans", colInt(st, 0)), colInt(st, 2), colInt(st, 3));
+                     lanes.add(laneName(cat + " spans", colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)), colInt(st, 3));
                  });
     reader.query("SELECT session_id, result, start_ns, coalesce(dur_ns, 0) FROM module_loads WHERE start_ns IS NOT NULL",
                  [&](sqlite3_stmt* st) {
                      std::string res(trace::enumName("module_result", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName("module loads: " + res, colInt(st, 0)), colInt(st, 2), colInt(st, 3));
+                     lanes.add(laneName("module loads: " + res, colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)),
+                               colInt(st, 3));
                  });
     reader.query("SELECT session_id, api, start_ns, coalesce(dur_ns, 0) FROM cuda_programs", [&](sqlite3_stmt* st) {
         std::string api(trace::enumName("cuda_api", static_cast<int>(colInt(st, 1))));
-        lanes.add(laneName(api + " programs", colInt(st, 0)), colInt(st, 2), colInt(st, 3));
+        lanes.add(laneName(api + " programs", colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)), colInt(st, 3));
     });
     reader.query("SELECT session_id, operation, start_ns, coalesce(dur_ns, 0) FROM cuda_jit WHERE start_ns IS NOT NULL",
                  [&](sqlite3_stmt* st) {
                      std::string op(trace::enumName("jit_operation", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName("driver JIT " + op, colInt(st, 0)), colInt(st, 2), colInt(st, 3));
+                     lanes.add(laneName("driver JIT " + op, colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)),
+                               colInt(st, 3));
                  });
     reader.query("SELECT session_id, start_ns, coalesce(dur_ns, 0) FROM kernel_launches", [&](sqlite3_stmt* st) {
-        lanes.add(laneName("kernel launches", colInt(st, 0)), colInt(st, 1), colInt(st, 2));
+        lanes.add(laneName("kernel launches", colInt(st, 0)), colInt(st, 1) + clocks.offsetOf(colInt(st, 0)), colInt(st, 2));
     });
     reader.query("SELECT session_id, tool, start_ns, dur_ns FROM phase_timings WHERE start_ns IS NOT NULL "
                  "AND parent_id IS NULL",
                  [&](sqlite3_stmt* st) {
                      std::string tool(trace::enumName("phase_tool", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName(tool + " phases", colInt(st, 0)), colInt(st, 2), colInt(st, 3));
+                     lanes.add(laneName(tool + " phases", colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)), colInt(st, 3));
                  });
     reader.query("SELECT session_id, ts_ns, coalesce(compile_ns, 0) FROM cache_lookups WHERE verdict = " + kMiss,
                  [&](sqlite3_stmt* st) {
-                     lanes.add(laneName("cache misses", colInt(st, 0)), colInt(st, 1), colInt(st, 2), true);
+                     lanes.add(laneName("cache misses", colInt(st, 0)), colInt(st, 1) + clocks.offsetOf(colInt(st, 0)), colInt(st, 2),
+                               true);
                  });
 }
 
@@ -150,9 +160,12 @@ void renderLane(HtmlBuilder& h, const Timeline& t, const TimelineLane& l, int ro
     const double bw = static_cast<double>(kPlotW) / t.buckets;
     const double nsPerBucket = static_cast<double>(t.endNs - t.startNs) / t.buckets;
     h.open("g", {{"class", l.marks ? "lane marks" : "lane"}, {"data-events", l.events}});
-    h.open("text", {{"x", kLabelW - 8}, {"y", y + 15}, {"class", "lane-label"}, {"text-anchor", "end"}})
-        .shortText(l.name, 30)
-        .close();
+    // Inside SVG, an HTML <span> (HtmlBuilder::shortText) would end the SVG in the HTML parser:
+    // a cut label carries its full name in an SVG <title> instead.
+    h.open("text", {{"x", kLabelW - 8}, {"y", y + 15}, {"class", "lane-label"}, {"text-anchor", "end"}});
+    const std::string label = truncateUtf8(l.name, 30);
+    if (label.size() != l.name.size()) h.leaf("title", l.name);
+    h.text(label).close();
     h.open("rect", {{"class", "lane-bg"}, {"x", kLabelW}, {"y", y + 2}, {"width", kPlotW}, {"height", kRowH - 4}})
         .close();
     for (int b = 0; b < t.buckets; ++b) {

@@ -36,6 +36,7 @@ struct SpanRecord {
     OptInt durNs{};
     int category = CS_CAT_OTHER;
     StringId name = 0;
+    StringId detail = 0;  // what it ran on (a file, a function); 0 = none
 };
 
 struct StepRecord {

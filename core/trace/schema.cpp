@@ -57,7 +57,8 @@ std::vector<TableDef> makeTables() {
           {"start_ns", "INTEGER", NN, "begin, ns"},
           {"dur_ns", "INTEGER", NONE, "duration, ns; NULL = never ended"},
           {"category", "INTEGER", NN, "enum category"},
-          {"name_sid", "INTEGER", NONE, "what ran"}}},
+          {"name_sid", "INTEGER", NONE, "what ran"},
+          {"detail_sid", "INTEGER", NONE, "what it ran on: the file, function or pass (TEF args.detail)"}}},
         {"span_args", "spans", "Extra key/value arguments of a span.",
          {{"span_id", "INTEGER", NN, "spans.id"},
           {"key_sid", "INTEGER", NN, "argument name"},
@@ -345,12 +346,18 @@ std::string createTableSql(const TableDef& table) {
     return sql;
 }
 
-std::string insertSql(const TableDef& table) {
+std::string insertSql(const TableDef& table, int rows) {
+    std::string one = "(";
+    for (size_t i = 0; i < table.columns.size(); ++i) one += i ? ",?" : "?";
+    one += ')';
     std::string sql = "INSERT INTO ";
     sql += table.name;
-    sql += " VALUES (";
-    for (size_t i = 0; i < table.columns.size(); ++i) sql += i ? ",?" : "?";
-    sql += ')';
+    sql += " VALUES ";
+    sql.reserve(sql.size() + static_cast<size_t>(rows) * (one.size() + 1));
+    for (int r = 0; r < rows; ++r) {
+        if (r) sql += ',';
+        sql += one;
+    }
     return sql;
 }
 

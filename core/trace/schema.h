@@ -41,14 +41,14 @@ struct IndexDef {
 
 // Every table of format v1, in creation order.
 const std::vector<TableDef>& schemaTables();
-// Indexes built when a trace is finalized (they would slow ingest).
+// Indexes of every trace (created with the tables; the writer maintains them as rows arrive).
 const std::vector<IndexDef>& schemaIndexes();
 const TableDef* findTable(std::string_view name);
 
 // CREATE TABLE statement of one table.
 std::string createTableSql(const TableDef& table);
-// INSERT statement with one `?` per column, in declaration order.
-std::string insertSql(const TableDef& table);
+// INSERT statement with one `?` per column, in declaration order, for `rows` rows at once.
+std::string insertSql(const TableDef& table, int rows = 1);
 
 // Rows of the `enums` table: (type, value, name).
 struct EnumRow {

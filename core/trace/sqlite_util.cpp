@@ -1,5 +1,6 @@
 #include "sqlite_util.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace cs::trace {
@@ -25,7 +26,7 @@ bool Statement::step() {
     int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw std::runtime_error(sqlite3_errmsg(sqlite3_db_handle(m_stmt)));
+    throw std::runtime_error(errorText(sqlite3_db_handle(m_stmt)));
 }
 
 void Statement::reset() {
@@ -45,12 +46,23 @@ void Statement::bind(int i, std::string_view v) {
 }
 void Statement::bindNull(int i) { sqlite3_bind_null(m_stmt, i); }
 
+std::string errorText(sqlite3* db) {
+    std::string msg = sqlite3_errmsg(db);
+    // The operating system's reason says which I/O problem it was ("No space left on device",
+    // "File too large", "Permission denied"); SQLite alone often says only "disk I/O error".
+    if (int e = sqlite3_system_errno(db)) {
+        msg += " (";
+        msg += std::strerror(e);
+        msg += ')';
+    }
+    return msg;
+}
+
 void execSql(sqlite3* db, const std::string& sql) {
     char* err = nullptr;
     if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-        std::string msg = err ? err : sqlite3_errmsg(db);
         sqlite3_free(err);
-        throw std::runtime_error(msg);
+        throw std::runtime_error(errorText(db));
     }
 }
 

@@ -40,6 +40,9 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
 };
 
+// SQLite's message for the last error on `db`, with the operating system's reason when there is one.
+std::string errorText(sqlite3* db);
+
 // Runs statements that return no rows; throws std::runtime_error with SQLite's message.
 void execSql(sqlite3* db, const std::string& sql);
 

@@ -1,8 +1,11 @@
 #include "writer.h"
 
+#include "batch_inserter.h"
+#include "row_batch.h"
 #include "schema.h"
 #include "sqlite_util.h"
 #include "trace_error.h"
+#include "write_queue.h"
 
 #include <sqlite3.h>
 
@@ -10,6 +13,7 @@
 #include <cstdint>
 #include <chrono>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <variant>
 
@@ -30,6 +34,27 @@ constexpr std::array<std::string_view, TableCount> kTableNames = {
     "cuda_program_inputs", "cuda_jit", "cuda_modules", "kernel_launches", "phase_timings"};
 
 void closeDb(sqlite3* db) { sqlite3_close_v2(db); }
+
+// A batch is handed to the SQLite thread at this many rows or text bytes, whichever comes first.
+constexpr std::size_t kBatchRows = 8192;
+constexpr std::size_t kBatchBytes = 4u << 20;
+
+void createIndexes(sqlite3* db) {
+    for (const auto& idx : schemaIndexes())
+        execSql(db, "CREATE INDEX IF NOT EXISTS " + std::string(idx.name) + " ON " + std::string(idx.table) + "(" +
+                        std::string(idx.columns) + ")");
+}
+
+// Binds `params` to `st` from parameter 1 on (integers, text, NULL).
+void bindRawValues(Statement& st, const std::vector<TraceWriter::RawValue>& params) {
+    int i = 1;
+    for (const auto& p : params) {
+        if (const auto* n = std::get_if<std::int64_t>(&p)) st.bind(i, *n);
+        else if (const auto* t = std::get_if<std::string>(&p)) st.bind(i, std::string_view(*t));
+        else st.bindNull(i);
+        ++i;
+    }
+}
 
 struct Null {};
 struct Sid {
@@ -72,6 +97,8 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
     // writer, not make it fail.
     sqlite3_busy_timeout(raw, 5000);
     try {
+        // Before anything writes page 1. Larger pages: fewer page splits and cell headers per row.
+        execSql(raw, "PRAGMA page_size=16384");
         execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
         execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));
         if (m_options.bulkImport) {
@@ -86,28 +113,102 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
         }
         execSql(raw, "BEGIN");
         for (const auto& t : tables) execSql(raw, createTableSql(t));
-        for (const auto& t : tables) m_inserts.emplace_back(raw, insertSql(t));
-        m_nextIds.assign(TableCount, 1);
-        for (const auto& e : enumRows()) insert(Enums, {e.type, e.value, e.name});
-        setMeta("creator", m_options.creator);
-        setMeta("format_version", std::to_string(formatVersion()));
-        auto now = std::chrono::system_clock::now().time_since_epoch();
-        setMeta("created_unix_ns", std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()));
-        execSql(raw, "COMMIT");
-        execSql(raw, "BEGIN");
+        // Indexes from the start: a live viewer reading a trace being recorded needs them, and
+        // maintaining them on the SQLite thread (rows mostly arrive in time order) costs less than
+        // building them at the end, when nothing else is left to overlap with.
+        createIndexes(raw);
+        m_inserter = std::make_unique<BatchInserter>(raw, tables);
     } catch (const std::runtime_error& e) {
         fail(std::string("cannot create trace: ") + e.what());
     }
+    m_batch = std::make_unique<RowBatch>(TableCount);
+    m_queue = std::make_unique<WriteQueue>(m_options.background);
+    m_nextIds.assign(TableCount, 1);
+    for (const auto& e : enumRows()) insert(Enums, {e.type, e.value, e.name});
+    setMeta("creator", m_options.creator);
+    setMeta("format_version", std::to_string(formatVersion()));
+    auto now = std::chrono::system_clock::now().time_since_epoch();
+    setMeta("created_unix_ns", std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()));
+    commit();
 }
 
 TraceWriter::~TraceWriter() {
-    if (m_finalized || !m_db) return;
+    if (m_finalized || !m_db || !m_queue) return;
     try {
+        handOff();
         flushStats();
+        m_queue->drain();
+    } catch (...) {
+    }
+    m_queue.reset();  // joins the SQLite thread before the statements and the connection close
+    m_inserter.reset();
+    try {
+        // Also after an error: the rows inserted before the failing one are kept.
         execSql(m_db.get(), "COMMIT");
     } catch (...) {
         // A destructor cannot report; the rows committed earlier are safe on disk.
     }
+}
+
+void TraceWriter::checkError() {
+    if (auto e = m_queue->error()) fail(*e);
+}
+
+void TraceWriter::handOff() {
+    if (!m_batch->rows()) return;
+    std::shared_ptr<RowBatch> batch(m_batch.release(), [this](RowBatch* b) {
+        b->clear();
+        std::lock_guard lock(m_poolMutex);
+        m_pool.emplace_back(b);
+    });
+    {
+        std::lock_guard lock(m_poolMutex);
+        if (!m_pool.empty()) {
+            m_batch = std::move(m_pool.back());
+            m_pool.pop_back();
+        }
+    }
+    if (!m_batch) m_batch = std::make_unique<RowBatch>(TableCount);
+    m_queue->post([this, batch] {
+        m_inserter->insert(*batch);
+        m_rowsInTransaction += static_cast<std::int64_t>(batch->rows());
+        // A bulk import has no readers to show rows to: one transaction, each page written once.
+        if (!m_options.bulkImport && m_rowsInTransaction >= m_options.rowsPerTransaction) {
+            execSql(m_db.get(), "COMMIT");
+            execSql(m_db.get(), "BEGIN");
+            m_rowsInTransaction = 0;
+        }
+    });
+}
+
+void TraceWriter::queueCommit() {
+    handOff();
+    flushStats();
+    m_queue->post([this] {
+        try {
+            execSql(m_db.get(), "COMMIT");
+            execSql(m_db.get(), "BEGIN");
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(std::string("cannot commit: ") + e.what());
+        }
+        m_rowsInTransaction = 0;
+    });
+}
+
+// Statements other than plain inserts (UPDATE, INSERT OR REPLACE) run in order with the rows.
+void TraceWriter::runSql(std::string what, std::string sql, std::vector<RawValue> params) {
+    if (m_finalized) fail("write after finalize()");
+    checkError();
+    handOff();
+    m_queue->post([this, what = std::move(what), sql = std::move(sql), params = std::move(params)] {
+        try {
+            Statement st(m_db.get(), sql);
+            bindRawValues(st, params);
+            st.step();
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(what + ": " + e.what());
+        }
+    });
 }
 
 void TraceWriter::fail(const std::string& what) const { throw TraceError(TraceErrorKind::Write, m_path, what); }
@@ -118,37 +219,31 @@ void TraceWriter::insert(int table, std::initializer_list<Value> values) {
 
 void TraceWriter::insertValues(int table, const Value* values, size_t count) {
     if (m_finalized) fail("write after finalize()");
-    Statement& st = m_inserts[static_cast<size_t>(table)];
-    sqlite3_stmt* s = st.get();
-    int i = 1;
+    checkError();
+    for (const Value& v : std::span<const Value>(values, count))
+        if (const auto* t = std::get_if<std::string_view>(&v.v); t && t->size() > std::numeric_limits<std::uint32_t>::max())
+            fail(std::string("a text value for ") + std::string(kTableNames[static_cast<size_t>(table)]) +
+                 " is over 4 GiB");
+    RowBatch& b = *m_batch;
+    b.beginRow(table);
     for (const Value& v : std::span<const Value>(values, count)) {
         if (const auto* n = std::get_if<std::int64_t>(&v.v))
-            sqlite3_bind_int64(s, i, *n);
+            b.add(Cell::integer(*n));
         else if (const auto* d = std::get_if<double>(&v.v))
-            sqlite3_bind_double(s, i, *d);
+            b.add(Cell::real(*d));
         else if (const auto* t = std::get_if<std::string_view>(&v.v))
-            sqlite3_bind_text64(s, i, t->data(), t->size(), SQLITE_STATIC, SQLITE_UTF8);
+            b.addText(*t);
         else
-            sqlite3_bind_null(s, i);
-        ++i;
+            b.add(Cell{});
     }
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE)
-        fail(std::string("cannot write ") + std::string(kTableNames[static_cast<size_t>(table)]) + ": " +
-             sqlite3_errmsg(m_db.get()));
-    rowAdded();
-}
-
-void TraceWriter::rowAdded() {
     ++m_rows;
-    if (++m_rowsInTransaction >= m_options.rowsPerTransaction) commit();
+    if (b.rows() >= kBatchRows || b.bytes() >= kBatchBytes) handOff();
 }
 
 std::int64_t TraceWriter::nextId(int table) { return m_nextIds[static_cast<size_t>(table)]++; }
 
 StringId TraceWriter::intern(std::string_view s) {
-    auto it = m_strings.find(std::string(s));
+    auto it = m_strings.find(s);
     if (it != m_strings.end()) return it->second;
     StringId id = nextId(Strings);
     insert(Strings, {id, s});
@@ -164,16 +259,8 @@ std::int64_t TraceWriter::addSession(const SessionRecord& r) {
 }
 
 void TraceWriter::endSession(std::int64_t sessionId, std::int64_t endNs, OptInt exitStatus) {
-    Statement st(m_db.get(), "UPDATE sessions SET end_ns=?, exit_status=? WHERE id=?");
-    st.bind(1, endNs);
-    if (exitStatus) st.bind(2, *exitStatus);
-    else st.bindNull(2);
-    st.bind(3, sessionId);
-    try {
-        st.step();
-    } catch (const std::runtime_error& e) {
-        fail(std::string("cannot end session: ") + e.what());
-    }
+    runSql("cannot end session", "UPDATE sessions SET end_ns=?, exit_status=? WHERE id=?",
+           {endNs, exitStatus ? RawValue(*exitStatus) : RawValue(), sessionId});
 }
 
 std::int64_t TraceWriter::addTrack(const TrackRecord& r) {
@@ -183,21 +270,13 @@ std::int64_t TraceWriter::addTrack(const TrackRecord& r) {
 }
 
 void TraceWriter::setTrackName(std::int64_t trackId, StringId name) {
-    if (m_finalized) fail("write after finalize()");
-    Statement st(m_db.get(), "UPDATE tracks SET name_sid=? WHERE id=?");
-    if (name) st.bind(1, name);
-    else st.bindNull(1);
-    st.bind(2, trackId);
-    try {
-        st.step();
-    } catch (const std::runtime_error& e) {
-        fail(std::string("cannot rename track: ") + e.what());
-    }
+    runSql("cannot rename track", "UPDATE tracks SET name_sid=? WHERE id=?",
+           {name ? RawValue(name) : RawValue(), trackId});
 }
 
 std::int64_t TraceWriter::addSpan(const SpanRecord& r) {
     auto id = nextId(Spans);
-    insert(Spans, {id, r.trackId, r.startNs, r.durNs, r.category, Sid{r.name}});
+    insert(Spans, {id, r.trackId, r.startNs, r.durNs, r.category, Sid{r.name}, Sid{r.detail}});
     return id;
 }
 
@@ -328,21 +407,22 @@ void TraceWriter::addStat(OptInt sessionId, std::string_view name, std::string_v
 }
 
 void TraceWriter::flushStats() {
-    Statement st(m_db.get(), "INSERT OR REPLACE INTO stats VALUES (?,?,?,?,?,?)");
+    std::vector<std::vector<RawValue>> rows;
     for (auto& [key, v] : m_stats) {
         if (!v.dirty) continue;
-        st.bind(1, v.id);
-        if (std::get<0>(key)) st.bind(2, std::get<0>(key));
-        else st.bindNull(2);
-        st.bind(3, std::string_view(std::get<1>(key)));
-        st.bind(4, std::string_view(std::get<2>(key)));
-        st.bind(5, v.count);
-        if (v.detail.empty()) st.bindNull(6);
-        else st.bind(6, std::string_view(v.detail));
-        st.step();
-        st.reset();
+        rows.push_back({v.id, std::get<0>(key) ? RawValue(std::get<0>(key)) : RawValue(), std::get<1>(key),
+                        std::get<2>(key), v.count, v.detail.empty() ? RawValue() : RawValue(v.detail)});
         v.dirty = false;
     }
+    if (rows.empty()) return;
+    m_queue->post([this, rows = std::move(rows)] {
+        Statement st(m_db.get(), "INSERT OR REPLACE INTO stats VALUES (?,?,?,?,?,?)");
+        for (const auto& row : rows) {
+            bindRawValues(st, row);
+            st.step();
+            st.reset();
+        }
+    });
 }
 
 std::int64_t TraceWriter::insertRaw(std::string_view table, const std::vector<RawValue>& row) {
@@ -372,37 +452,40 @@ std::int64_t TraceWriter::insertRaw(std::string_view table, const std::vector<Ra
 }
 
 void TraceWriter::setMeta(std::string_view key, std::string_view value) {
-    Statement st(m_db.get(), "INSERT OR REPLACE INTO meta VALUES (?,?)");
-    st.bind(1, key);
-    st.bind(2, value);
-    try {
-        st.step();
-    } catch (const std::runtime_error& e) {
-        fail(std::string("cannot write meta: ") + e.what());
-    }
+    runSql("cannot write meta", "INSERT OR REPLACE INTO meta VALUES (?,?)", {std::string(key), std::string(value)});
 }
 
 void TraceWriter::commit() {
     if (m_finalized) fail("commit after finalize()");
-    try {
-        flushStats();
-        execSql(m_db.get(), "COMMIT");
-        execSql(m_db.get(), "BEGIN");
-    } catch (const std::runtime_error& e) {
-        fail(std::string("cannot commit: ") + e.what());
-    }
-    m_rowsInTransaction = 0;
+    checkError();
+    queueCommit();
+    m_queue->drain();
+    checkError();
+}
+
+void TraceWriter::requestCommit() {
+    if (m_finalized) fail("commit after finalize()");
+    checkError();
+    queueCommit();
 }
 
 void TraceWriter::finalize() {
     if (m_finalized) return;
+    checkError();
+    handOff();
+    flushStats();
+    m_queue->post([this] {
+        try {
+            execSql(m_db.get(), "COMMIT");
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(std::string("cannot finalize: ") + e.what());
+        }
+    });
+    m_queue->drain();
+    checkError();
+    m_queue.reset();
+    m_inserter.reset();
     try {
-        flushStats();
-        for (const auto& idx : schemaIndexes())
-            execSql(m_db.get(), "CREATE INDEX IF NOT EXISTS " + std::string(idx.name) + " ON " +
-                                    std::string(idx.table) + "(" + std::string(idx.columns) + ")");
-        execSql(m_db.get(), "COMMIT");
-        m_inserts.clear();
         execSql(m_db.get(), "PRAGMA journal_mode=DELETE");
     } catch (const std::runtime_error& e) {
         fail(std::string("cannot finalize: ") + e.what());

@@ -1,11 +1,16 @@
 // TraceWriter: creates a .cstrace file and appends rows of every fact family.
 //
-// Why it looks like this: ingest speed matters (the recorder targets >= 1M events/s), so rows go
-// through prepared statements inside large transactions, strings are interned in memory and written
-// once, ids are assigned here instead of asked back from SQLite, and the indexes that would slow
-// every insert are built once at finalize(). WAL with synchronous=NORMAL keeps a trace that is being
-// written readable by a live viewer and intact after a crash of the writing process: what was
-// committed stays, the open transaction is lost. Writers are single-threaded; the recorder owns one.
+// Why it looks like this: ingest speed matters (the recorder targets >= 1M events/s), so rows are
+// collected in batches and written with multi-row prepared inserts inside large transactions, on a
+// thread of its own (WriteQueue) so that decoding the input and SQLite overlap; strings are
+// interned in memory and written once, ids are assigned here instead of asked back from SQLite, and
+// the indexes exist from the start (a live viewer needs them; see the constructor). WAL with
+// synchronous=NORMAL keeps a trace that is being written readable by a live viewer and intact after
+// a crash of the writing process: what was committed stays, the open transaction is lost.
+// A writer is used from one thread; it owns its SQLite thread.
+//
+// Errors: SQLite errors of rows written in the background surface as TraceError(Write) from the
+// writer's next call (add*, commit, finalize). Rows before the failing one are kept.
 #pragma once
 
 #include "records.h"
@@ -13,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -24,22 +30,27 @@ struct sqlite3;
 
 namespace cs::trace {
 
-class Statement;
+class BatchInserter;
+class RowBatch;
+class WriteQueue;
 
 struct WriterOptions {
     bool overwrite = false;  // replace an existing file instead of refusing
-    std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows
+    std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows (not in bulkImport)
     std::string creator = "compilescope";
-    // A one-shot import that nobody watches live: no WAL, no syncs, a 64 MiB page cache. Several
-    // times faster for large imports; a crash leaves a file to discard (run the import again).
+    // A one-shot import that nobody watches live: no WAL, no syncs, a 64 MiB page cache, one
+    // transaction. Several times faster for large imports; a crash leaves a file to discard (run
+    // the import again).
     bool bulkImport = false;
+    // SQLite work on a thread of its own (the default); false runs it on the caller's thread.
+    bool background = true;
 };
 
 class TraceWriter {
 public:
     // Creates the file and its schema. Throws TraceError(Write) naming the path and the reason.
     explicit TraceWriter(std::string path, WriterOptions options = {});
-    ~TraceWriter();  // commits what was written (never loses rows), without building indexes
+    ~TraceWriter();  // commits what was written (never loses rows); the trace stays in WAL mode
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
 
@@ -88,9 +99,13 @@ public:
     using RawValue = std::variant<std::monostate, std::int64_t, double, std::string>;
     std::int64_t insertRaw(std::string_view table, const std::vector<RawValue>& row);
 
-    // Commits the open transaction and starts a new one. The recorder calls this at least every 100 ms.
+    // Commits the open transaction and starts a new one; returns when the rows written so far are
+    // committed (visible to readers).
     void commit();
-    // Commits, builds indexes, leaves WAL mode so the trace is one self-contained file, and closes.
+    // The same without waiting: the commit runs after the rows queued before it. The recorder calls
+    // this at least every 100 ms.
+    void requestCommit();
+    // Commits, leaves WAL mode so the trace is one self-contained file, and closes.
     // No call may follow.
     void finalize();
     std::int64_t rowsWritten() const { return m_rows; }
@@ -101,15 +116,27 @@ private:
     void insertValues(int table, const Value* values, size_t count);
     std::int64_t nextId(int table);
     void flushStats();
-    void rowAdded();
+    void handOff();  // queues the current batch for insertion
+    void queueCommit();
+    void runSql(std::string what, std::string sql, std::vector<RawValue> params);
+    void checkError();
     [[noreturn]] void fail(const std::string& what) const;
 
     std::string m_path;
     WriterOptions m_options;
     std::unique_ptr<sqlite3, void (*)(sqlite3*)> m_db;
-    std::vector<Statement> m_inserts;  // one per table, schema order
+    std::unique_ptr<BatchInserter> m_inserter;  // used by queued jobs only
+    std::int64_t m_rowsInTransaction = 0;       // used by queued jobs only
+    std::unique_ptr<RowBatch> m_batch;          // rows not yet handed off
+    std::mutex m_poolMutex;
+    std::vector<std::unique_ptr<RowBatch>> m_pool;  // emptied batches, reused
+    std::unique_ptr<WriteQueue> m_queue;  // after what its jobs use: destroyed (joined) first
     std::vector<std::int64_t> m_nextIds;
-    std::unordered_map<std::string, StringId> m_strings;
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> m_strings;
     struct StatValue {
         std::int64_t id;
         std::int64_t count;
@@ -118,7 +145,6 @@ private:
     };
     std::map<std::tuple<std::int64_t, std::string, std::string>, StatValue> m_stats;
     std::int64_t m_rows = 0;
-    std::int64_t m_rowsInTransaction = 0;
     bool m_finalized = false;
 };
 

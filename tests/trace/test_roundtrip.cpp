@@ -46,7 +46,7 @@ TEST(TraceRoundTrip, EveryFactFamilyEveryField) {
         auto track = w.addTrack({.sessionId = sess, .kind = CS_TRACK_DEVICE, .tid = 7, .name = I("cuda:0"),
                                  .parentTrackId = std::nullopt});
         auto span = w.addSpan({.trackId = track, .startNs = 200, .durNs = 50, .category = CS_CAT_COMPILE,
-                               .name = I("gradient")});
+                               .name = I("gradient"), .detail = I("train.jl:12")});
         auto span2 = w.addSpan({.trackId = track, .startNs = 300, .durNs = std::nullopt,
                                 .category = CS_CAT_LAUNCH, .name = 0});
         w.addSpanArg(span, I("bytes"), std::int64_t{123});
@@ -108,7 +108,8 @@ TEST(TraceRoundTrip, EveryFactFamilyEveryField) {
               (Rows{{"1", "4242", "1", "NULL", sid("host-a"), sid("python train.py"), sid("nitro"), "NULL",
                      sid("CLOCK_MONOTONIC"), "100", "9000", "3"}}));
     EXPECT_EQ(rows(*r, "tracks"), (Rows{{"1", "1", "1", "7", sid("cuda:0"), "NULL"}}));
-    EXPECT_EQ(rows(*r, "spans"), (Rows{{"1", "1", "200", "50", "1", sid("gradient")}, {"2", "1", "300", "NULL", "4", "NULL"}}));
+    EXPECT_EQ(rows(*r, "spans"), (Rows{{"1", "1", "200", "50", "1", sid("gradient"), sid("train.jl:12")},
+                                       {"2", "1", "300", "NULL", "4", "NULL", "NULL"}}));
     EXPECT_EQ(rows(*r, "span_args"),
               (Rows{{"1", sid("bytes"), "123"}, {"1", sid("ratio"), "0.5"}, {"1", sid("note"), "hello"}}));
     EXPECT_EQ(rows(*r, "flows"), (Rows{{"1", "1", "2", sid("causes")}}));
