@@ -55,7 +55,7 @@ public:
     static constexpr std::size_t kBlockShift = 16, kBlock = std::size_t{1} << kBlockShift;  // 2 MiB blocks
     static constexpr std::size_t kFirstBlock = 512;  // 16 KiB: a trace may have thousands of tiny tracks
     // A worker's share of the track. Its first block starts small and grows to a full block (one
-    // copy of 16 KiB) when the track proves big; later blocks are mapped populated (util/big_alloc.h).
+    // copy of 16 KiB) when the track proves big; full blocks are mapped populated (util/big_alloc.h).
     struct Part {
         Part() = default;
         Part(Part&& o) noexcept : blocks(std::move(o.blocks)), size(o.size), sorted(o.sorted), moves(o.moves) { o.size = 0; }
@@ -68,7 +68,7 @@ public:
         }
         ~Part() {
             for (std::size_t b = 0; b < blocks.size(); ++b) {
-                if (b == 0) delete[] blocks[b];
+                if (b == 0 && size <= kFirstBlock) delete[] blocks[b];  // never grew
                 else util::bigDeallocate(blocks[b], kBlock * sizeof(ScannedSpan));
             }
         }
@@ -82,7 +82,8 @@ public:
             if (size == 0) {
                 blocks.push_back(new ScannedSpan[kFirstBlock]);
             } else if (size == kFirstBlock) {
-                auto* full = new ScannedSpan[kBlock];
+                // Mapped, like the later blocks: unmapped when freed, not left in the heap (RSS).
+                auto* full = static_cast<ScannedSpan*>(util::bigAllocate(kBlock * sizeof(ScannedSpan)));
                 std::copy(blocks[0], blocks[0] + kFirstBlock, full);
                 delete[] blocks[0];
                 blocks[0] = full;
