@@ -306,7 +306,10 @@ void MainWindow::activateFinding(int index) {
     int source = timelineSourceOf(m_current);
     if (f.startNs && f.endNs && source >= 0) {
         m_tabs->setCurrentWidget(m_timeline);
-        m_timeline->plot()->showRange(source, *f.startNs, *f.endNs);
+        // A finding's range is in its session's raw clock; the timeline may show shifted clocks.
+        std::int64_t a = *f.startNs, b = *f.endNs;
+        if (d.timeline) a = d.timeline->displayNs(f.sessionId, a), b = d.timeline->displayNs(f.sessionId, b);
+        m_timeline->plot()->showRange(source, a, b);
     } else {
         m_tabs->setCurrentWidget(m_findings);
     }

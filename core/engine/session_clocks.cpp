@@ -51,13 +51,13 @@ SessionClocks sessionClocks(const trace::TraceReader& reader) {
         auto [it, fresh] = sharedOrigin.emplace(s.clock, *s.first);
         if (!fresh) it->second = std::min(it->second, *s.first);
     }
-    out.domains = static_cast<int>(sharedOrigin.size());
+    out.domains = out.sharedDomains = static_cast<int>(sharedOrigin.size());
     for (const auto& [id, s] : sessions) {
         if (shared(s.clock)) {
             auto it = sharedOrigin.find(s.clock);
             out.offsets[id] = it == sharedOrigin.end() ? 0 : -it->second;
         } else {
-            out.offsets[id] = s.first ? -*s.first : 0;
+            out.offsets[id] = 0;  // already counts from its own start
             ++out.domains;
         }
     }

@@ -4,9 +4,10 @@
 // use CLOCK_MONOTONIC (comparable with each other: they ran on one machine, one after another or
 // at once); imported files each count from their own zero ("relative": a Warp log, a Julia
 // timing list, a clang -ftime-trace). Drawn on one axis as they are, a merged trace spans the
-// machine's uptime (hours) with the imported work squeezed at zero. Here every clock domain is
-// shifted to start at zero: sessions of one shared clock keep their distances; each relative
-// session is a domain of its own. Add offsetOf(session) to a session's timestamps to display them.
+// machine's uptime (hours) with the imported work squeezed at zero. Here every shared clock is
+// shifted to start at zero, its sessions keeping their distances; each relative session is a
+// domain of its own and stays as it is (it already counts from its own start). Add
+// offsetOf(session) to a session's timestamps to display them.
 #pragma once
 
 #include "core/trace/reader.h"
@@ -19,6 +20,10 @@ namespace cs::engine {
 struct SessionClocks {
     std::unordered_map<std::int64_t, std::int64_t> offsets;  // session id -> ns to add
     int domains = 0;                                         // distinct clock domains seen
+    int sharedDomains = 0;                                   // of which machine clocks (CLOCK_MONOTONIC ...)
+
+    // A shared clock next to other domains: drawn as they are, they would be hours apart.
+    bool mixed() const { return sharedDomains > 0 && domains > 1; }
 
     std::int64_t offsetOf(std::int64_t session) const {
         auto it = offsets.find(session);

@@ -72,6 +72,8 @@ public:
 
     void run(SpanTracks* keep) {
         m_control.report(0, "strings");
+        // Only a trace that mixes clocks is shifted; any other keeps its timestamps as recorded.
+        if (SessionClocks c = sessionClocks(m_reader); c.mixed()) m_out.clocks = std::move(c);
         loadStrings();
         loadSessions();
         loadTracks();
@@ -79,18 +81,21 @@ public:
         // Each lane is only touched by the scan thread that reads its track.
         std::vector<std::int64_t> trackIds;
         std::vector<std::int64_t> endOfSession;  // per track: when its session ended, for never-ended spans
+        std::vector<std::int64_t> offsetOf;      // per track: its session's display offset
         for (const TimelineLane& l : m_out.lanes) {
             trackIds.push_back(l.trackId);
             endOfSession.push_back(m_sessionEnd[l.sessionId]);
+            offsetOf.push_back(m_out.clocks.offsetOf(l.sessionId));
         }
         LoadControl scanControl{.progress = [&](int p, std::string_view stage) { m_control.report(5 + p * 80 / 100, stage); },
                                 .cancel = m_control.cancel};
         scanSpansByTrack(m_reader, trackIds, scanControl, [&](std::size_t t, const TrackSpans& spans) {
-            const std::int64_t sessionEnd = endOfSession[t];
+            const std::int64_t sessionEnd = endOfSession[t], off = offsetOf[t];
             m_out.lanes[t].spans.buildSorted([&](const auto& f) {
                 spans.forEach([&](const ScannedSpan& sp) {
                     std::int64_t end = sp.ended ? sp.startNs + sp.durNs : std::max(sp.startNs, sessionEnd);
-                    f(sp.startNs, end, sp.name, static_cast<std::uint8_t>(std::clamp<std::int16_t>(sp.category, 0, 255)), sp.id);
+                    f(sp.startNs + off, end + off, sp.name,
+                      static_cast<std::uint8_t>(std::clamp<std::int16_t>(sp.category, 0, 255)), sp.id);
                 });
             });
         }, keep);
@@ -123,11 +128,12 @@ public:
              });
         m_control.report(91, "cache lookups");
         each("SELECT id, session_id, ts_ns, program_sid, verdict FROM cache_lookups", [&](sqlite3_stmt* st) {
-            marks(col(st, 1)).lookups.add(col(st, 2), static_cast<std::uint32_t>(col(st, 3)),
+            marks(col(st, 1)).lookups.add(col(st, 2) + m_out.clocks.offsetOf(col(st, 1)), static_cast<std::uint32_t>(col(st, 3)),
                                           col(st, 4) == CS_VERDICT_MISS, col(st, 0));
         });
         each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
-            marks(col(st, 1)).steps.add(col(st, 2), static_cast<std::uint32_t>(std::max<std::int64_t>(0, col(st, 3))), false,
+            marks(col(st, 1)).steps.add(col(st, 2) + m_out.clocks.offsetOf(col(st, 1)),
+                                        static_cast<std::uint32_t>(std::max<std::int64_t>(0, col(st, 3))), false,
                                         col(st, 0));
         });
         m_control.report(95, "indexing");
@@ -198,6 +204,9 @@ private:
     void addSpan(std::size_t lane, std::int64_t start, std::int64_t end, std::int64_t name, std::int64_t category,
                  std::int64_t rowId) {
         if (end < start) end = start;
+        const std::int64_t off = m_out.clocks.offsetOf(m_out.lanes[lane].sessionId);
+        start += off;
+        end += off;
         m_out.lanes[lane].spans.add(start, end, static_cast<std::uint32_t>(name),
                                     static_cast<std::uint8_t>(std::clamp<std::int64_t>(category, 0, 255)), rowId);
     }

@@ -10,11 +10,13 @@
 #pragma once
 
 #include "load_control.h"
+#include "session_clocks.h"
 #include "span_scan.h"
 #include "string_table.h"
 #include "timeline_index.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,10 @@ struct SessionMarks {
 };
 
 struct TimelineData {
+    // Display offsets per session (session_clocks.h). Non-zero only when the trace mixes a machine
+    // clock with sessions that count from their own zero; then every timestamp in this snapshot is
+    // raw + offsetOf(session), and raw times from elsewhere (findings) are mapped with displayNs().
+    SessionClocks clocks;
     StringTable strings;
     std::vector<TimelineLane> lanes;
     std::vector<SessionMarks> marks;
@@ -54,6 +60,9 @@ struct TimelineData {
     std::size_t clipped = 0;            // spans clipped for nesting deeper than kMaxDepth
 
     std::string_view str(std::int64_t id) const { return strings.get(id); }
+    std::int64_t displayNs(std::optional<std::int64_t> sessionId, std::int64_t rawNs) const {
+        return sessionId ? rawNs + clocks.offsetOf(*sessionId) : rawNs;
+    }
     std::size_t allocatedBytes() const;
 };
 

@@ -346,3 +346,27 @@ TEST(TimelineData, LanesHoldEverySpanOfTheirTrackInNonOverlappingRows) {
     }
     EXPECT_EQ(lanes, 7u);  // the unknown session's track too
 }
+
+TEST(ViewerLoading, MixedClocksAreDrawnOverTheWorkNotTheUptime) {
+    // The bundled demo merges recorded sessions (CLOCK_MONOTONIC, hours of uptime) with imports that
+    // count from zero. Each recorded span keeps its distance to the others, shifted to start at 0.
+    auto reader = cs::trace::TraceReader::open(std::string(COMPILESCOPE_SOURCE_DIR) + "/resources/demo/demo.cstrace");
+    auto data = cs::engine::loadTimeline(*reader);
+    ASSERT_TRUE(data.clocks.mixed());
+    EXPECT_GE(data.minNs, 0);
+    EXPECT_LT(data.maxNs - data.minNs, std::int64_t{2100} * 1'000'000'000);  // the longest session, not 3.4 hours
+    // A recorded span is shown at raw + offset, and the offset moves its session's clock to zero.
+    std::int64_t rawFirst = -1, session = 0;
+    reader->query("SELECT sp.start_ns, t.session_id FROM spans sp JOIN tracks t ON t.id = sp.track_id JOIN sessions s "
+                  "ON s.id = t.session_id JOIN strings c ON c.id = s.clock_sid WHERE c.str = 'CLOCK_MONOTONIC' "
+                  "ORDER BY sp.start_ns LIMIT 1",
+                  [&](sqlite3_stmt* st) { rawFirst = sqlite3_column_int64(st, 0), session = sqlite3_column_int64(st, 1); });
+    ASSERT_GT(rawFirst, 0);
+    const std::int64_t shown = data.displayNs(session, rawFirst);
+    EXPECT_GE(shown, 0);
+    EXPECT_LT(shown, std::int64_t{60} * 1'000'000'000);
+    bool found = false;
+    for (const auto& lane : data.lanes)
+        if (lane.sessionId == session && lane.spans.minNs() == shown) found = true;
+    EXPECT_TRUE(found) << "no lane of session " << session << " starts at " << shown;
+}

@@ -45,6 +45,8 @@ TEST(SessionClocks, EachDomainStartsAtZeroAndSharedClocksKeepTheirDistances) {
     auto reader = trace::TraceReader::open(writeMixedClocks(dir));
     auto clocks = engine::sessionClocks(*reader);
     EXPECT_EQ(clocks.domains, 3);
+    EXPECT_EQ(clocks.sharedDomains, 1);
+    EXPECT_TRUE(clocks.mixed());
     EXPECT_EQ(clocks.offsetOf(1), -kUptime);
     EXPECT_EQ(clocks.offsetOf(2), -kUptime);  // same clock: 5 s after session 1, still
     EXPECT_EQ(clocks.offsetOf(3), 0);
