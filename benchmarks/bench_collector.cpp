@@ -6,7 +6,7 @@
 //   BM_EnabledEvent    cs_span_complete() while recording: p50 / p99 per event on the caller's thread
 //   BM_EndToEndIngest  `compilescope record -- collector_job threads 1 N`: N spans through ring, socket,
 //                      recorder and SQLite until all are committed (and, as a counter, until the
-//                      trace is finalized with its indexes); bytes per event on disk
+//                      trace is finalized, its WAL folded in); bytes per event on disk
 //   BM_RawSqliteInsert the same N span rows inserted with one prepared statement in one transaction
 //
 // Per-event percentiles: a single event (~20 ns) is shorter than a clock read, so each timed sample
@@ -132,7 +132,7 @@ std::int64_t committedSpans(const std::string& trace) {
 }
 
 // Two figures per run: until every event is committed and visible to a reader of the trace (the
-// ingest rate; items/s), and until the recorder has also finalized the file (indexes built, WAL
+// ingest rate; items/s), and until the recorder has also finalized the file (WAL
 // folded in; counter finalized_events_per_s).
 void BM_EndToEndIngest(benchmark::State& state) {
     const std::string trace = tmpPath("bench-collector-e2e.cstrace");
