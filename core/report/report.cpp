@@ -19,6 +19,7 @@ TraceReport collectTrace(const trace::TraceReader& reader, const std::string& la
     TraceReport r;
     r.path = reader.path();
     r.label = label;
+    r.clocks = engine::sessionClocks(reader);
     auto cache = engine::analyseCache(reader);
     collectSummary(reader, *cache, r);
     r.findings = engine::collectFindings(reader);

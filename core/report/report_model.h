@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/engine/finding.h"
+#include "core/engine/session_clocks.h"
 
 #include <cstdint>
 #include <map>
@@ -126,6 +127,9 @@ struct Phases {
 
 struct TraceReport {
     std::string path, label;
+    // Where each session sits on the display axis (each clock domain from zero); read once, used by
+    // the summary's time span and the timeline.
+    engine::SessionClocks clocks;
     Summary summary;
     std::vector<engine::Finding> findings;
     Timeline timeline;

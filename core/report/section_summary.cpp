@@ -9,7 +9,6 @@
 #include "sql_row.h"
 
 #include "core/engine/cache_analysis.h"
-#include "core/engine/session_clocks.h"
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
 #include "core/util/units.h"
@@ -80,7 +79,7 @@ void collectSummary(const trace::TraceReader& reader, const engine::CacheAnalysi
     Summary& s = r.summary;
     std::set<std::string> runtimes;
     // On the display axis, where each clock domain starts at zero (engine/session_clocks.h).
-    const engine::SessionClocks clocks = engine::sessionClocks(reader);
+    const engine::SessionClocks& clocks = r.clocks;
     reader.query("SELECT s.start_ns, s.end_ns, coalesce(rt.str, ''), s.id FROM sessions s "
                  "LEFT JOIN strings rt ON rt.id = s.runtime_sid ORDER BY s.id",
                  [&](sqlite3_stmt* st) {

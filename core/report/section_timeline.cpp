@@ -27,8 +27,10 @@ constexpr size_t kMaxLanes = 18;
 
 class LaneSet {
 public:
-    LaneSet(Timeline& t) : m_t(t) {}
-    void add(const std::string& lane, std::int64_t start, std::int64_t dur, bool marks = false) {
+    LaneSet(Timeline& t, const engine::SessionClocks& clocks) : m_t(t), m_clocks(clocks) {}
+    // `start` in `session`'s own clock; placed on the display axis here.
+    void add(const std::string& lane, std::int64_t session, std::int64_t start, std::int64_t dur, bool marks = false) {
+        start += m_clocks.offsetOf(session);
         TimelineLane& l = laneFor(lane, marks);
         ++l.events;
         dur = std::max<std::int64_t>(dur, 0);
@@ -72,6 +74,7 @@ private:
         return m_t.lanes.back();
     }
     Timeline& m_t;
+    const engine::SessionClocks& m_clocks;
     std::map<std::string, size_t> m_index;
 };
 
@@ -83,7 +86,7 @@ void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int bucke
     t.buckets = std::max(1, buckets);
     // Each clock domain starts at zero (engine/session_clocks.h): a merged trace of recorded and
     // imported sessions is drawn over the length of its work, not over the machine's uptime.
-    const engine::SessionClocks clocks = engine::sessionClocks(reader);
+    const engine::SessionClocks& clocks = r.clocks;
     // The extent of everything timed, one aggregate per table and session.
     bool any = false;
     auto extent = [&](const std::string& sql) {
@@ -108,7 +111,7 @@ void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int bucke
     if (!any) return;
     if (t.endNs <= t.startNs) t.endNs = t.startNs + 1;
 
-    LaneSet lanes(t);
+    LaneSet lanes(t, clocks);
     std::int64_t sessions = 0;
     reader.query("SELECT count(*) FROM sessions", [&](sqlite3_stmt* st) { sessions = colInt(st, 0); });
     auto laneName = [&](std::string what, std::int64_t session) {
@@ -118,36 +121,34 @@ void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int bucke
                  "JOIN tracks t ON t.id = sp.track_id",
                  [&](sqlite3_stmt* st) {
                      std::string cat(trace::enumName("category", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName(cat + " spans", colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)), colInt(st, 3));
+                     lanes.add(laneName(cat + " spans", colInt(st, 0)), colInt(st, 0), colInt(st, 2), colInt(st, 3));
                  });
     reader.query("SELECT session_id, result, start_ns, coalesce(dur_ns, 0) FROM module_loads WHERE start_ns IS NOT NULL",
                  [&](sqlite3_stmt* st) {
                      std::string res(trace::enumName("module_result", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName("module loads: " + res, colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)),
-                               colInt(st, 3));
+                     lanes.add(laneName("module loads: " + res, colInt(st, 0)), colInt(st, 0), colInt(st, 2), colInt(st, 3));
                  });
     reader.query("SELECT session_id, api, start_ns, coalesce(dur_ns, 0) FROM cuda_programs", [&](sqlite3_stmt* st) {
         std::string api(trace::enumName("cuda_api", static_cast<int>(colInt(st, 1))));
-        lanes.add(laneName(api + " programs", colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)), colInt(st, 3));
+        lanes.add(laneName(api + " programs", colInt(st, 0)), colInt(st, 0), colInt(st, 2), colInt(st, 3));
     });
     reader.query("SELECT session_id, operation, start_ns, coalesce(dur_ns, 0) FROM cuda_jit WHERE start_ns IS NOT NULL",
                  [&](sqlite3_stmt* st) {
                      std::string op(trace::enumName("jit_operation", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName("driver JIT " + op, colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)),
-                               colInt(st, 3));
+                     lanes.add(laneName("driver JIT " + op, colInt(st, 0)), colInt(st, 0), colInt(st, 2), colInt(st, 3));
                  });
     reader.query("SELECT session_id, start_ns, coalesce(dur_ns, 0) FROM kernel_launches", [&](sqlite3_stmt* st) {
-        lanes.add(laneName("kernel launches", colInt(st, 0)), colInt(st, 1) + clocks.offsetOf(colInt(st, 0)), colInt(st, 2));
+        lanes.add(laneName("kernel launches", colInt(st, 0)), colInt(st, 0), colInt(st, 1), colInt(st, 2));
     });
     reader.query("SELECT session_id, tool, start_ns, dur_ns FROM phase_timings WHERE start_ns IS NOT NULL "
                  "AND parent_id IS NULL",
                  [&](sqlite3_stmt* st) {
                      std::string tool(trace::enumName("phase_tool", static_cast<int>(colInt(st, 1))));
-                     lanes.add(laneName(tool + " phases", colInt(st, 0)), colInt(st, 2) + clocks.offsetOf(colInt(st, 0)), colInt(st, 3));
+                     lanes.add(laneName(tool + " phases", colInt(st, 0)), colInt(st, 0), colInt(st, 2), colInt(st, 3));
                  });
     reader.query("SELECT session_id, ts_ns, coalesce(compile_ns, 0) FROM cache_lookups WHERE verdict = " + kMiss,
                  [&](sqlite3_stmt* st) {
-                     lanes.add(laneName("cache misses", colInt(st, 0)), colInt(st, 1) + clocks.offsetOf(colInt(st, 0)), colInt(st, 2),
+                     lanes.add(laneName("cache misses", colInt(st, 0)), colInt(st, 0), colInt(st, 1), colInt(st, 2),
                                true);
                  });
 }

@@ -25,6 +25,7 @@ struct Ledger;  // ledger.h
 
 // `cache` is the replay engine's analysis of the trace (engine/cache_analysis.h); the acceptance
 // verdict and the miss reasons come from it.
+// Both place sessions with r.clocks (engine::sessionClocks), which the caller fills first.
 void collectSummary(const trace::TraceReader& reader, const engine::CacheAnalysis& cache, TraceReport& r);
 void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int buckets);
 void collectCacheMisses(const engine::CacheAnalysis& cache, TraceReport& r);

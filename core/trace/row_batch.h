@@ -41,10 +41,21 @@ public:
     // Starts a row of `table`; the caller then appends exactly that table's column count of cells.
     void beginRow(int table) {
         m_current = &m_tables[static_cast<std::size_t>(table)];
+        m_rowCells = m_current->cells.size();
+        m_rowText = m_text.size();
         ++m_current->rows;
         ++m_rows;
     }
     void add(Cell c) { m_current->cells.push_back(c); }
+    // Takes back the row begun last, when one of its values cannot be stored.
+    void dropRow() {
+        if (!m_current) return;
+        m_current->cells.resize(m_rowCells);
+        m_text.resize(m_rowText);
+        --m_current->rows;
+        --m_rows;
+        m_current = nullptr;
+    }
     void addText(std::string_view s) {
         Cell c{Cell::Text, static_cast<std::uint32_t>(s.size()), static_cast<std::int64_t>(m_text.size())};
         m_text.append(s);
@@ -78,6 +89,7 @@ private:
     Table* m_current = nullptr;
     std::string m_text;
     std::size_t m_rows = 0;
+    std::size_t m_rowCells = 0, m_rowText = 0;  // where the row begun last starts
 };
 
 }  // namespace cs::trace

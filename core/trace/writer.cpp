@@ -45,11 +45,12 @@ void createIndexes(sqlite3* db) {
                         std::string(idx.columns) + ")");
 }
 
-// Binds `params` to `st` from parameter 1 on (integers, text, NULL).
+// Binds `params` to `st` from parameter 1 on.
 void bindRawValues(Statement& st, const std::vector<TraceWriter::RawValue>& params) {
     int i = 1;
     for (const auto& p : params) {
         if (const auto* n = std::get_if<std::int64_t>(&p)) st.bind(i, *n);
+        else if (const auto* d = std::get_if<double>(&p)) sqlite3_bind_double(st.get(), i, *d);
         else if (const auto* t = std::get_if<std::string>(&p)) st.bind(i, std::string_view(*t));
         else st.bindNull(i);
         ++i;
@@ -220,21 +221,23 @@ void TraceWriter::insert(int table, std::initializer_list<Value> values) {
 void TraceWriter::insertValues(int table, const Value* values, size_t count) {
     if (m_finalized) fail("write after finalize()");
     checkError();
-    for (const Value& v : std::span<const Value>(values, count))
-        if (const auto* t = std::get_if<std::string_view>(&v.v); t && t->size() > std::numeric_limits<std::uint32_t>::max())
-            fail(std::string("a text value for ") + std::string(kTableNames[static_cast<size_t>(table)]) +
-                 " is over 4 GiB");
     RowBatch& b = *m_batch;
     b.beginRow(table);
     for (const Value& v : std::span<const Value>(values, count)) {
-        if (const auto* n = std::get_if<std::int64_t>(&v.v))
+        if (const auto* n = std::get_if<std::int64_t>(&v.v)) {
             b.add(Cell::integer(*n));
-        else if (const auto* d = std::get_if<double>(&v.v))
+        } else if (const auto* d = std::get_if<double>(&v.v)) {
             b.add(Cell::real(*d));
-        else if (const auto* t = std::get_if<std::string_view>(&v.v))
+        } else if (const auto* t = std::get_if<std::string_view>(&v.v)) {
+            if (t->size() > std::numeric_limits<std::uint32_t>::max()) {
+                b.dropRow();  // the batch keeps whole rows only
+                fail(std::string("a text value for ") + std::string(kTableNames[static_cast<size_t>(table)]) +
+                     " is over 4 GiB");
+            }
             b.addText(*t);
-        else
+        } else {
             b.add(Cell{});
+        }
     }
     ++m_rows;
     if (b.rows() >= kBatchRows || b.bytes() >= kBatchBytes) handOff();

@@ -10,7 +10,9 @@
 // A writer is used from one thread; it owns its SQLite thread.
 //
 // Errors: SQLite errors of rows written in the background surface as TraceError(Write) from the
-// writer's next call (add*, commit, finalize). Rows before the failing one are kept.
+// writer's next call (add*, commit, finalize). After a constraint error the rows before the failing
+// one are kept; after an I/O error (disk full) SQLite rolls the open transaction back, and what
+// was committed before it stays.
 #pragma once
 
 #include "records.h"

@@ -58,6 +58,7 @@ TEST(SessionClocks, ReportTimelineAndTimeSpanCoverTheWorkNotTheUptime) {
     test::TempDir dir;
     auto reader = trace::TraceReader::open(writeMixedClocks(dir));
     report::TraceReport r;
+    r.clocks = engine::sessionClocks(*reader);  // as report::collectTrace does
     report::collectTimeline(*reader, r, 100);
     EXPECT_EQ(r.timeline.startNs, 0);
     EXPECT_EQ(r.timeline.endNs, 6'000'000'000);  // session 2 ends 6 s after session 1 began

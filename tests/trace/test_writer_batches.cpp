@@ -49,6 +49,11 @@ std::string digest(const TraceReader& r, const std::string& table) {
     return out;
 }
 
+// One session with one thread track; returns the track.
+std::int64_t sessionAndTrack(TraceWriter& w) {
+    return w.addTrack({.sessionId = w.addSession({.startNs = 0}), .tid = 1});
+}
+
 class WriterModes : public ::testing::TestWithParam<bool> {};
 
 }  // namespace
@@ -95,8 +100,7 @@ TEST_P(WriterModes, AFailingRowIsReportedLaterAndTheRowsBeforeItAreKept) {
     bool thrown = false;
     {
         TraceWriter w(path, {.background = GetParam()});
-        auto sess = w.addSession({.startNs = 0});
-        auto track = w.addTrack({.sessionId = sess, .tid = 1});
+        auto track = sessionAndTrack(w);
         for (int i = 0; i < 100; ++i) w.addSpan({.trackId = track, .startNs = i, .category = CS_CAT_COMPILE});
         // track_id is NOT NULL: this row fails inside SQLite, after the call returned.
         w.insertRaw("spans", {std::int64_t{0}, std::monostate{}, std::int64_t{5}, std::monostate{}, std::int64_t{1},
@@ -125,8 +129,7 @@ TEST_P(WriterModes, CommitMakesRowsVisibleToAReaderWhileWriting) {
     cs::test::TempDir dir;
     auto path = dir.file("v.cstrace");
     TraceWriter w(path, {.background = GetParam()});
-    auto sess = w.addSession({.startNs = 0});
-    auto track = w.addTrack({.sessionId = sess, .tid = 1});
+    auto track = sessionAndTrack(w);
     for (int i = 0; i < 12345; ++i) w.addSpan({.trackId = track, .startNs = i, .category = CS_CAT_COMPILE});
     w.commit();
     sqlite3* db = nullptr;
@@ -138,6 +141,26 @@ TEST_P(WriterModes, CommitMakesRowsVisibleToAReaderWhileWriting) {
     sqlite3_finalize(st);
     sqlite3_close(db);
     w.finalize();
+}
+
+TEST_P(WriterModes, ATextOver4GiBIsRefusedAndLeavesNoHalfRow) {
+    cs::test::TempDir dir;
+    auto path = dir.file("big.cstrace");
+    {
+        TraceWriter w(path, {.background = GetParam()});
+        auto track = sessionAndTrack(w);
+        auto span = w.addSpan({.trackId = track, .startNs = 1, .category = CS_CAT_COMPILE});
+        const StringId key = w.intern("blob");
+        // Only the length is looked at: the writer refuses before reading a byte.
+        const char small[1] = {'x'};
+        const std::string_view huge(small, std::size_t{5} << 30);
+        EXPECT_THROW(w.addSpanArg(span, key, huge), TraceError);
+        w.addSpanArg(span, key, std::int64_t{7});  // the writer goes on with whole rows
+        w.finalize();
+    }
+    auto r = TraceReader::open(path);
+    EXPECT_EQ(r->rowCount("span_args"), 1);
+    EXPECT_EQ(r->integrityCheck(), "ok");
 }
 
 INSTANTIATE_TEST_SUITE_P(Writer, WriterModes, ::testing::Values(false, true),
