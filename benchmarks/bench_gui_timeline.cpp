@@ -8,7 +8,7 @@
 // replot of the real TimelinePlot on the offscreen platform.
 #include "app/models/trace_loader.h"
 #include "app/plots/timeline_plot.h"
-#include "core/engine/timeline_data.h"
+#include "core/engine/timeline/timeline_data.h"
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
 

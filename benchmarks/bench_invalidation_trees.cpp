@@ -2,8 +2,9 @@
 // builder alone, and the whole path from a trace file (read items + build + cost join).
 // Counters: items_per_s (the figure) beside limit_per_s (1M items in 1 s); scripts/bench_ratios.py
 // prints figure / limit / ratio.
-#include "core/engine/invalidation_load.h"
-#include "core/engine/invalidation_trees.h"
+#include "core/engine/julia/invalidation_load.h"
+#include "core/engine/julia/invalidation_trees.h"
+#include "core/engine/julia/invalidation_build.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
 

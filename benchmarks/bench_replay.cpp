@@ -6,8 +6,8 @@
 // in-memory facts (1M lookups of a ReactantNitro-shaped run: 8 components, 2 of them not in the key,
 // 4 handles, ~1% misses, closures, and a redefinition every 100k lookups that poisons entries).
 // Counters: lookups_per_s (rate), limit_per_s (the 1M target), and for the replay, misses replayed.
-#include "core/engine/cache_replay.h"
-#include "core/engine/miss_attribution.h"
+#include "core/engine/cache/cache_replay.h"
+#include "core/engine/cache/miss_attribution.h"
 
 #include <benchmark/benchmark.h>
 

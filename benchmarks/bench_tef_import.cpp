@@ -5,8 +5,8 @@
 // The file (~64 MB) is shaped like the compile traces users import: mostly clang / nvcc style X
 // events with an args.detail string on a few threads, some B/E pairs, instants, counters, flows, and
 // the M metadata events at the end, as nvcc writes them.
-#include "core/ingest/tef_event.h"
-#include "core/ingest/tef_importer.h"
+#include "core/formats/tef_event.h"
+#include "core/ingest/tef/tef_importer.h"
 #include "core/trace/writer.h"
 #include "core/util/json_reader.h"
 #include "raw_sqlite_spans.h"

@@ -36,12 +36,16 @@ constexpr std::int64_t kPhaseNs = 50 * kMs;
 // The union: Warp [0.5, 1.5) joins Julia [1, 4) -> [0.5, 4.5) 4 s, + [6.2, 7.2) 1 s, + NVRTC 0.3 s, + phases.
 constexpr std::int64_t kTotalCompileNs = 5 * kS + 300 * kMs + kPhaseNs;
 constexpr std::int64_t kWallNs = 10 * kS;
+// The cached module load "kernels" [3.0, 3.1) s: cache-load time, not compile time.
+constexpr std::int64_t kCacheLoadNs = 100 * kMs;
 
 inline void writeDemoTrace(const std::string& path) {
     using namespace cs::trace;
     TraceWriter w(path, {.overwrite = true});
     // --- Julia / Reactant-like training run --------------------------------------------------------
-    auto julia = w.addSession({.pid = 100, .runtime = w.intern("julia"), .startNs = 0, .endNs = 10 * kS});
+    // Recorded sessions: one machine clock.
+    const auto clock = w.intern("CLOCK_MONOTONIC");
+    auto julia = w.addSession({.pid = 100, .runtime = w.intern("julia"), .clock = clock, .startNs = 0, .endNs = 10 * kS});
     auto main = w.addTrack({.sessionId = julia, .kind = CS_TRACK_THREAD, .tid = 100, .name = w.intern("main")});
     auto grad = w.intern("gradient"), opt = w.intern("optimizer");
     w.addSpan({.trackId = main, .startNs = 1 * kS, .durNs = 3 * kS, .category = CS_CAT_COMPILE, .name = w.intern("compile gradient")});
@@ -52,16 +56,17 @@ inline void writeDemoTrace(const std::string& path) {
         std::int64_t t = (s == 1 ? 1 : s + 3) * kS;  // steps at 1, 5, 6, 7, 8 s
         w.addStep({.sessionId = julia, .tsNs = t, .step = s, .label = w.intern("train")});
     }
-    struct L { std::int64_t ts; StringId program; int verdict; std::int64_t step; const char* shape; };
+    // Each miss carries the compile time of the span it started (so the union counts it once).
+    struct L { std::int64_t ts; StringId program; int verdict; std::int64_t step; const char* shape; std::int64_t compileNs; };
     const L lookups[kLookups] = {
-        {1 * kS, grad, CS_VERDICT_MISS, 1, "128x64"},   {4 * kS, opt, CS_VERDICT_MISS, 1, "64"},
-        {5 * kS, grad, CS_VERDICT_HIT, 2, "128x64"},    {5100 * kMs, opt, CS_VERDICT_HIT, 2, "64"},
-        {6 * kS, grad, CS_VERDICT_HIT, 3, "128x64"},    {6200 * kMs, grad, CS_VERDICT_MISS, 4, "100x64"},
-        {7300 * kMs, opt, CS_VERDICT_HIT, 4, "64"}};
+        {1 * kS, grad, CS_VERDICT_MISS, 1, "128x64", 3 * kS}, {4 * kS, opt, CS_VERDICT_MISS, 1, "64", 500 * kMs},
+        {5 * kS, grad, CS_VERDICT_HIT, 2, "128x64", 0},       {5100 * kMs, opt, CS_VERDICT_HIT, 2, "64", 0},
+        {6 * kS, grad, CS_VERDICT_HIT, 3, "128x64", 0},       {6200 * kMs, grad, CS_VERDICT_MISS, 4, "100x64", 1 * kS},
+        {7300 * kMs, opt, CS_VERDICT_HIT, 4, "64", 0}};
     for (const L& l : lookups) {
         auto id = w.addCacheLookup({.sessionId = julia, .trackId = main, .tsNs = l.ts, .cache = w.intern("Nitro"),
                                     .program = l.program, .handle = w.intern("h1"), .verdict = l.verdict,
-                                    .compileNs = l.verdict == CS_VERDICT_MISS ? OptInt(1 * kS) : OptInt{}, .step = l.step});
+                                    .compileNs = l.verdict == CS_VERDICT_MISS ? OptInt(l.compileNs) : OptInt{}, .step = l.step});
         w.addKeyComponent({.lookupId = id, .ordinal = 0, .name = w.intern("shape of arg 2"), .role = CS_ROLE_SHAPE,
                            .digest = w.intern(std::string("d-") + l.shape), .value = w.intern(l.shape)});
     }
@@ -82,7 +87,7 @@ inline void writeDemoTrace(const std::string& path) {
         w.addInvalidationItem({.sessionId = julia, .list = CS_INVLIST_METHODS, .ordinal = ordinal++, .kind = it.kind,
                                .text = w.intern(it.text)});
     // --- Warp-like module loads ----------------------------------------------------------------------
-    auto warp = w.addSession({.pid = 200, .runtime = w.intern("warp"), .startNs = 0, .endNs = 5 * kS});
+    auto warp = w.addSession({.pid = 200, .runtime = w.intern("warp"), .clock = clock, .startNs = 0, .endNs = 5 * kS});
     auto sim = w.intern("warp.sim");
     auto m1 = w.addModuleLoad({.sessionId = warp, .startNs = 500 * kMs, .durNs = 1 * kS, .name = sim, .hash = w.intern("aaaaaaa"),
                                .device = w.intern("cuda:0"), .blockDim = 256, .result = CS_MODULE_COMPILED});
@@ -93,7 +98,7 @@ inline void writeDemoTrace(const std::string& path) {
     for (auto m : {m1, m2}) w.addModuleKernel({.loadId = m, .kernel = w.intern("integrate"), .digest = w.intern("k1")});
     w.addModuleOption({.loadId = m2, .key = w.intern("fast_math"), .value = w.intern("True")});
     // --- NVRTC ---------------------------------------------------------------------------------------
-    auto nvrtc = w.addSession({.pid = 300, .runtime = w.intern("nvrtc"), .startNs = 0, .endNs = 1 * kS});
+    auto nvrtc = w.addSession({.pid = 300, .runtime = w.intern("nvrtc"), .clock = clock, .startNs = 0, .endNs = 1 * kS});
     w.addCudaProgram({.sessionId = nvrtc, .api = CS_CUDA_NVRTC, .startNs = 100 * kMs, .durNs = 300 * kMs,
                       .name = w.intern("saxpy.cu"), .result = 0});
     w.addPhaseTiming({.sessionId = nvrtc, .tool = CS_PHASE_TOOL_NVCC, .phase = w.intern("cicc"), .durNs = kPhaseNs});

@@ -1,7 +1,7 @@
 // Text shared by the cache subcommands (check, explain, whatif): how a lookup and a miss are named.
 #pragma once
 
-#include "core/engine/cache_analysis.h"
+#include "core/engine/cache/cache_analysis.h"
 
 #include <string>
 

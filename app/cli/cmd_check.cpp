@@ -1,9 +1,11 @@
-// `compilescope check TRACE...`: seed 000's acceptance check as a CI gate (exit 0 pass, 1 fail,
-// 2 unreadable), and, given several traces of one job, divergence across its ranks.
+// `compilescope check TRACE...`: the acceptance check as a CI gate (exit 0 pass or not applicable,
+// 1 fail, 2 unreadable), and, given several traces of one job, divergence across its ranks. The
+// verdict is the engine's (core/engine/cache/verdict.h), the one the GUI and the report show.
 #include "cache_text.h"
 #include "command.h"
 
-#include "core/engine/rank_divergence.h"
+#include "core/engine/cache/rank_divergence.h"
+#include "core/engine/trace_analysis.h"
 #include "core/trace/reader.h"
 
 #include <memory>
@@ -11,6 +13,18 @@
 namespace cs::cli {
 
 namespace {
+// Without lookups: the counters' rules, or "not applicable".
+void printVerdict(std::ostream& out, const std::string& label, const engine::AcceptanceVerdict& v) {
+    if (v.state == engine::VerdictState::NotApplicable) {
+        out << "check " << label << ": NOT APPLICABLE (" << v.source << ")\n";
+        return;
+    }
+    out << "check " << label << ": " << (v.state == engine::VerdictState::Pass ? "PASS" : "FAIL") << "\n";
+    out << "  judged by " << v.source << "\n";
+    for (const auto& r : v.rules)
+        out << "  " << (r.pass ? "pass " : "FAIL ") << r.rule << " (" << r.scope << "): " << r.detail << "\n";
+}
+
 void printAcceptance(std::ostream& out, const std::string& label, const engine::CacheAnalysis& a) {
     const auto& acc = a.acceptance;
     out << "check " << label << ": " << (acc.passed() ? "PASS" : "FAIL") << "\n";
@@ -29,7 +43,7 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     out << " (compiles/lookups)\n";
     out << "  expected programs: ";
     if (!acc.expected) out << "not judged (" << acc.derived.basis << ")\n";
-    else if (acc.expectedFromOption) out << *acc.expected << " (--expect-programs; seed rule: " << acc.derived.basis << ")\n";
+    else if (acc.expectedFromOption) out << *acc.expected << " (--expect-programs; the run's shape gives: " << acc.derived.basis << ")\n";
     else out << *acc.expected << " (" << acc.derived.basis << ")\n";
     out << "  misses per step:";
     for (const auto& s : acc.series) out << " " << s.step << ":" << s.misses;
@@ -73,16 +87,24 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
     // Open every trace first: an unreadable one is exit 2 before anything is judged.
     std::vector<std::unique_ptr<trace::TraceReader>> readers;
     for (const auto& t : traces) readers.push_back(trace::TraceReader::open(t));
-    bool pass = true;
-    std::vector<std::shared_ptr<const engine::CacheAnalysis>> analyses;
+    bool pass = true, anyLookups = false;
+    std::vector<std::shared_ptr<const engine::TraceAnalysis>> analyses;
     std::vector<engine::RankTrace> ranks;
+    engine::CacheFacts none;
+    engine::ReplayResult noReplay;
     for (size_t i = 0; i < traces.size(); ++i) {
-        analyses.push_back(engine::analyseCache(*readers[i], options));
-        printAcceptance(io.out, traceLabel(traces[i]), *analyses.back());
-        pass = pass && analyses.back()->acceptance.passed();
-        ranks.push_back({traceLabel(traces[i]), &analyses.back()->facts, &analyses.back()->replay});
+        analyses.push_back(engine::analyseTrace(*readers[i], {.acceptance = options}));
+        const engine::TraceAnalysis& a = *analyses.back();
+        if (a.cache && !a.cache->facts.empty()) {
+            printAcceptance(io.out, traceLabel(traces[i]), *a.cache);
+            anyLookups = true;
+        } else {
+            printVerdict(io.out, traceLabel(traces[i]), a.verdict);
+        }
+        pass = pass && a.verdict.passes();
+        ranks.push_back({traceLabel(traces[i]), a.cache ? &a.cache->facts : &none, a.cache ? &a.cache->replay : &noReplay});
     }
-    if (traces.size() > 1) {
+    if (traces.size() > 1 && anyLookups) {
         auto d = engine::compareRanks(ranks);
         printDivergence(io.out, d);
         pass = pass && !d.diverges();
@@ -94,7 +116,7 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
 Command checkCommand() {
     return {"check", "the acceptance check: no recompile after the first step (CI gate)",
             "Usage: compilescope check TRACE... [--expect-programs N] [--max-misses-after-step K]\n\n"
-            "Replays the trace's program cache and judges seed 000's acceptance rule:\n"
+            "Replays the trace's program cache and judges the acceptance rule of a cached JIT run:\n"
             "  - misses == entries (a miss that is not a new entry is a program compiled twice);\n"
             "  - no miss after the first step: a program may compile at its first step only\n"
             "    (--max-misses-after-step K tolerates K such misses; default 0);\n"
@@ -103,7 +125,10 @@ Command checkCommand() {
             "  - the replay agrees with the runtime's verdicts and cache_stats() counters.\n"
             "Each failure is printed with its reason. Given several traces (the ranks of one job), also\n"
             "fails when ranks compiled different programs or missed at different steps.\n"
-            "Exit status: 0 pass, 1 fail, 2 unreadable trace or bad usage.\n",
+            "Without lookups, the runtime's cache_stats() counters are judged (misses == entries per cache);\n"
+            "a trace with neither (an imported Warp log, a Julia printout, a compiler time trace) has\n"
+            "nothing to judge: NOT APPLICABLE, exit 0, as the GUI and the report say.\n"
+            "Exit status: 0 pass or not applicable, 1 fail, 2 unreadable trace or bad usage.\n",
             runCheck};
 }
 

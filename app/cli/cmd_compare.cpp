@@ -1,7 +1,9 @@
 // `compilescope compare BASE.json CAND.json [--ledger L.json]`: is the candidate really faster?
 #include "command.h"
 
-#include "core/engine/warp_compare.h"
+#include "core/measure/ledger.h"
+
+#include "core/measure/warp_compare.h"
 
 #include <fstream>
 
@@ -33,11 +35,11 @@ int runCompare(const std::vector<std::string>& args, CommandIo& io) {
     }
     if (files.size() != 2) return usageError(io, "compare", "expected BASELINE and CANDIDATE report files");
     engine::warp::CompareResult result;
-    std::vector<engine::warp::LedgerRow> ledger;
+    std::vector<measure::LedgerRow> ledger;
     try {
         auto base = readJson(files[0]);
         auto cand = readJson(files[1]);
-        if (!ledgerPath.empty()) ledger = engine::warp::parseLedger(readJson(ledgerPath));
+        if (!ledgerPath.empty()) ledger = measure::readLedger(ledgerPath).rows;
         result = engine::warp::compareReports(base, cand);
     } catch (const std::runtime_error& e) {
         io.err << "compilescope compare: " << e.what() << "\n";
@@ -52,13 +54,14 @@ int runCompare(const std::vector<std::string>& args, CommandIo& io) {
 
 Command compareCommand() {
     return {"compare", "compare two measure reports: medians, noise band, launch topology",
-            "Usage: compilescope compare BASELINE.json CANDIDATE.json [--ledger LEDGER.json]\n\n"
+            "Usage: compilescope compare BASELINE.json CANDIDATE.json [--ledger LEDGER]\n\n"
             "Reads two reports of 'compilescope measure --json' (or Warp's warp_compile_probe.py). Refuses when\n"
             "the launch topology differs (order, dim, device, dtypes, block_dim, adjoint of each launch).\n"
             "Otherwise compares cold module work medians: a delta inside max(1% of the baseline median,\n"
             "2 x the baseline MAD) is inconclusive. When the same identities and source were compiled, a rise\n"
             "in summed timers is contention, so compile elapsed decides. --ledger prints the report ledger\n"
-            "(a JSON array of {option, measured, why_not_taken, to_take_it}) as a table.\n"
+            "(a JSON array of {option, measured, why_not_taken, to_take_it}, or the Markdown table\n"
+            "| Option | Measured | Why not taken | To take it |, as `report --ledger` reads it) as a table.\n"
             "Exit status: 0 better or inconclusive, 1 worse / refused / candidate failed, 2 unreadable input.\n",
             runCompare};
 }

@@ -2,7 +2,7 @@
 #include "cache_text.h"
 #include "command.h"
 
-#include "core/trace/reader.h"
+#include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
 
 namespace cs::cli {
@@ -10,8 +10,8 @@ namespace cs::cli {
 namespace {
 int runExplain(const std::vector<std::string>& args, CommandIo& io) {
     if (args.size() != 1) return usageError(io, "explain", "expected exactly one TRACE argument");
-    auto reader = trace::TraceReader::open(args[0]);
-    auto a = engine::analyseCache(*reader);
+    auto analysis = engine::analyseTraceFile(args[0]);
+    auto a = analysis->cache ? analysis->cache : engine::analyseCache(engine::CacheFacts{});
     const auto& facts = a->facts;
     auto& out = io.out;
     const auto& t = a->replay.total;

@@ -2,8 +2,7 @@
 #include "cache_text.h"
 #include "command.h"
 
-#include "core/engine/all_findings.h"
-#include "core/trace/reader.h"
+#include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 
@@ -44,8 +43,8 @@ int runFindings(const std::vector<std::string>& args, CommandIo& io) {
         else return usageError(io, "findings", "expected exactly one TRACE argument");
     }
     if (trace.empty()) return usageError(io, "findings", "expected a TRACE argument");
-    auto reader = trace::TraceReader::open(trace);
-    auto findings = engine::collectFindings(*reader);
+    auto analysis = engine::analyseTraceFile(trace);
+    const auto& findings = analysis->findings;
     if (json) {
         printJson(io.out, traceLabel(trace), findings);
         return Exit::Ok;
@@ -56,11 +55,7 @@ int runFindings(const std::vector<std::string>& args, CommandIo& io) {
         io.out << "  why: " << f.mechanism << "\n";
         if (f.costNs) io.out << "  cost: " << util::formatDuration(*f.costNs) << "\n";
         io.out << "  fix: " << f.fix << "\n";
-        for (const auto& e : f.evidence) {
-            io.out << "  evidence: " << e.table;
-            if (e.rowId) io.out << " #" << e.rowId;
-            io.out << ": " << e.note << "\n";
-        }
+        for (const auto& e : f.evidence) io.out << "  evidence: " << evidenceText(e) << "\n";
     }
     return Exit::Ok;
 }

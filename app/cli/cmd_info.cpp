@@ -1,80 +1,119 @@
-// `compilescope info TRACE`: what a trace holds, at a glance, and what was lost on the way in.
+// `compilescope info TRACE [--json]`: what a trace holds, at a glance, and what was lost on the way in.
+// Every figure is the engine's analysis (core/engine/trace_analysis.h), the same the GUI's Overview
+// and the report show.
 #include "command.h"
 #include "table_printer.h"
 
+#include "core/engine/trace_analysis.h"
 #include "core/trace/reader.h"
-#include "core/trace/schema.h"
+#include "core/util/json_writer.h"
 #include "core/util/units.h"
 
-#include <sqlite3.h>
-
-#include <map>
+#include <cmath>
 
 namespace cs::cli {
 
 namespace {
-std::string textOr(sqlite3_stmt* st, int i, const std::string& fallback) {
-    if (sqlite3_column_type(st, i) == SQLITE_NULL) return fallback;
-    return reinterpret_cast<const char*>(sqlite3_column_text(st, i));
+std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(share * 100))) + " %"; }
+
+void printJson(std::ostream& out, const trace::TraceReader& reader, const engine::TraceAnalysis& a) {
+    const engine::CompileSummary& s = a.summary;
+    util::JsonWriter j(out, true);
+    j.beginObject().key("trace").value(reader.path()).key("format_version").value(reader.formatVersion());
+    j.key("sessions").beginArray();
+    for (const auto& ses : s.sessions) {
+        j.beginObject().key("id").value(ses.id).key("label").value(ses.label).key("runtime").value(ses.runtime);
+        j.key("time_base").value(engine::timeBaseName(ses.base)).key("finished").value(ses.endNs.has_value());
+        j.key("exit_status");
+        ses.exitStatus ? j.value(*ses.exitStatus) : j.null();
+        j.endObject();
+    }
+    j.endArray();
+    j.key("time_span_ns").value(s.spanNs()).key("wall_clock").value(s.wallClock).key("wall_ns").value(s.wallNs);
+    j.key("compile_ns").value(s.compileNs).key("clocked_compile_ns").value(s.clockedCompileNs);
+    j.key("compile_share");
+    s.compileShare() ? j.value(*s.compileShare()) : j.null();
+    j.key("cache_load_ns").value(s.cacheLoadNs).key("untimed_compiles").value(s.untimedCompiles);
+    j.key("acceptance").value(engine::verdictName(a.verdict.state));
+    j.key("findings").value(static_cast<std::int64_t>(a.findings.size()));
+    j.key("module_loads").value(a.moduleLoads()).key("module_names").value(a.moduleNames());
+    j.key("repeated_modules").value(a.repeatedModules());
+    j.key("lookups").value(a.facts.lookups).key("misses").value(a.facts.misses);
+    j.key("stat_kinds").value(a.facts.statKinds);
+    j.endObject();
+    out << "\n";
 }
 
 int runInfo(const std::vector<std::string>& args, CommandIo& io) {
-    if (args.size() != 1) return usageError(io, "info", "expected exactly one TRACE argument");
-    auto reader = trace::TraceReader::open(args[0]);
+    bool json = false;
+    std::string path;
+    for (const auto& a : args) {
+        if (a == "--json") json = true;
+        else if (!a.empty() && a[0] == '-') return usageError(io, "info", "unknown option " + a);
+        else if (path.empty()) path = a;
+        else return usageError(io, "info", "expected exactly one TRACE argument");
+    }
+    if (path.empty()) return usageError(io, "info", "expected exactly one TRACE argument");
+    auto reader = trace::TraceReader::open(path);
+    auto analysis = engine::analyseTrace(*reader);
+    const engine::TraceAnalysis& a = *analysis;
+    if (json) {
+        printJson(io.out, *reader, a);
+        return Exit::Ok;
+    }
+    const engine::CompileSummary& s = a.summary;
     auto& out = io.out;
+    // A loss comes first: every figure below is affected by it.
+    if (a.facts.statKinds > 0)
+        out << "warning: " << a.facts.statKinds
+            << " kind(s) of dropped or malformed input; the figures below miss them (see stats at the end)\n";
     out << "trace:   " << reader->path() << "\n";
     out << "format:  v" << reader->formatVersion() << ", written by " << reader->meta("creator") << "\n";
 
-    TablePrinter sessions({"session", "runtime", "pid", "command / source", "start", "duration", "state"});
-    std::int64_t minNs = 0, maxNs = 0;
-    bool any = false;
-    reader->query(
-        "SELECT s.id, r.str, s.pid, coalesce(c.str, src.str), s.start_ns, s.end_ns, s.exit_status "
-        "FROM sessions s LEFT JOIN strings r ON r.id = s.runtime_sid LEFT JOIN strings c ON c.id = s.cmdline_sid "
-        "LEFT JOIN strings src ON src.id = s.source_sid ORDER BY s.id",
-        [&](sqlite3_stmt* st) {
-            bool ended = sqlite3_column_type(st, 5) != SQLITE_NULL;
-            std::int64_t start = sqlite3_column_int64(st, 4), end = sqlite3_column_int64(st, 5);
-            if (!any || start < minNs) minNs = start;
-            if (ended && (!any || end > maxNs)) maxNs = end;
-            any = true;
-            std::string state = ended ? "complete" : "unfinished";
-            if (ended && sqlite3_column_type(st, 6) != SQLITE_NULL)
-                state += ", exit " + std::to_string(sqlite3_column_int64(st, 6));
-            sessions.addRow({std::to_string(sqlite3_column_int64(st, 0)), textOr(st, 1, "-"), textOr(st, 2, "-"),
-                             textOr(st, 3, "-"), std::to_string(start) + " ns",
-                             ended ? util::formatDuration(end - start) : "-", state});
-        });
+    TablePrinter sessions({"session", "runtime", "pid", "command / source", "time base", "start", "duration", "state"});
+    for (const auto& ses : s.sessions) {
+        const bool ended = ses.endNs.has_value();
+        std::string state = ended ? "complete" : "unfinished";
+        if (ended && ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
+        std::string start = ses.firstNs ? "+" + util::formatDuration(*ses.firstNs) : "-";
+        std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(*ses.lastNs - *ses.firstNs) : "-";
+        sessions.addRow({std::to_string(ses.id), ses.runtime, ses.pid ? std::to_string(*ses.pid) : "-",
+                         ses.command.empty() ? "-" : ses.command, engine::timeBaseName(ses.base), start, duration, state});
+    }
     out << "sessions: " << sessions.rowCount() << "\n";
     if (sessions.rowCount()) sessions.print(out);
-    if (any) out << "time span: " << util::formatDuration(maxNs > minNs ? maxNs - minNs : 0) << "\n";
-
-    // Row counts per fact family, in schema order.
-    std::vector<std::pair<std::string, std::int64_t>> families;
-    std::map<std::string, size_t> index;
-    for (const auto& t : trace::schemaTables()) {
-        if (t.family == "format" || t.family == "stats") continue;
-        std::string fam(t.family);
-        if (!index.count(fam)) {
-            index[fam] = families.size();
-            families.push_back({fam, 0});
-        }
-        families[index[fam]].second += reader->rowCount(t.name);
+    if (s.spanStartNs) {
+        out << "time span: " << util::formatDuration(s.spanNs())
+            << (s.wallClock ? " (clocked work)" : " (work laid end to end; no wall clock)") << "\n";
+    } else {
+        out << "time span: - (nothing in the trace is timed)\n";
     }
+    out << "compile time: " << util::formatDuration(s.compileNs);
+    if (auto share = s.compileShare()) out << " (" << percent(*share) << " of the clocked wall time)";
+    else out << " (no wall clock: no share of wall time)";
+    out << "\n";
+    if (auto re = s.recompileShare())
+        out << "recompilation: " << util::formatDuration(s.recompileNs) << " of the " << util::formatDuration(s.reportedCompileNs)
+            << " the runtime reported (" << percent(*re) << ")\n";
+    if (s.untimedCompiles) out << "untimed compiles: " << s.untimedCompiles << " (time not recorded)\n";
+    out << "cache-load time: " << util::formatDuration(s.cacheLoadNs) << "\n";
+    out << "acceptance: " << engine::verdictName(a.verdict.state) << "\n";
+    out << "findings: " << a.findings.size() << "\n";
+    if (a.moduleLoads())
+        out << "modules: " << a.moduleLoads() << " loads, " << a.moduleNames() << " names, " << a.repeatedModules()
+            << " built under more than one identity\n";
+
     out << "rows per fact family:\n";
     TablePrinter counts({"family", "rows"});
-    for (const auto& [fam, n] : families) counts.addRow({fam, std::to_string(n)});
+    for (const auto& f : a.facts.families) counts.addRow({f.family, std::to_string(f.rows)});
     counts.print(out);
 
-    TablePrinter stats({"stat", "source", "count", "first example"});
-    reader->query("SELECT name, source, count, detail FROM stats ORDER BY id", [&](sqlite3_stmt* st) {
-        stats.addRow({textOr(st, 0, ""), textOr(st, 1, ""), std::to_string(sqlite3_column_int64(st, 2)),
-                      textOr(st, 3, "")});
-    });
-    if (stats.rowCount() == 0) {
+    if (a.facts.statKinds == 0) {
         out << "stats: nothing dropped or malformed\n";
     } else {
-        out << "stats: " << stats.rowCount() << " kinds of dropped or malformed input\n";
+        TablePrinter stats({"stat", "source", "count", "first example"});
+        for (const auto& st : a.facts.stats) stats.addRow({st.name, st.source, std::to_string(st.count), st.detail});
+        out << "stats: " << a.facts.statKinds << " kinds of dropped or malformed input\n";
         stats.print(out, 100);
     }
     return Exit::Ok;
@@ -82,10 +121,13 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
 }  // namespace
 
 Command infoCommand() {
-    return {"info", "summarise a trace: sessions, time span, rows per fact family, stats",
-            "Usage: compilescope info TRACE\n\n"
-            "Prints the trace's sessions (unfinished ones are marked), its time span, how many rows each\n"
-            "fact family holds and the stats table (what was dropped or malformed on the way in).\n"
+    return {"info", "summarise a trace: sessions, time span, compile and cache-load time, verdict, stats",
+            "Usage: compilescope info TRACE [--json]\n\n"
+            "Prints the trace's sessions with their time base (recorded clock, own clock, sequence only,\n"
+            "untimed), the time span of the clocked work, compile time and cache-load time (defined in\n"
+            "docs/accounting.md), the acceptance verdict, the number of findings, module identity counts,\n"
+            "rows per fact family and the stats table (what was dropped or malformed on the way in; a\n"
+            "warning on the first line when anything was). --json writes the same figures for tools.\n"
             "Exit status 2 when TRACE cannot be read; the message says why.\n",
             runInfo};
 }

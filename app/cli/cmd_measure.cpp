@@ -1,7 +1,7 @@
 // `compilescope measure --samples N [--json F] -- CMD...`: isolated cold + warm samples of a command.
 #include "command.h"
 
-#include "core/engine/warp_measure.h"
+#include "core/measure/warp_measure.h"
 
 #include <fstream>
 

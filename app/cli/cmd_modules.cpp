@@ -2,8 +2,8 @@
 #include "command.h"
 #include "table_printer.h"
 
-#include "core/engine/warp_diagnosis.h"
-#include "core/trace/reader.h"
+#include "core/engine/warp/warp_diagnosis.h"
+#include "core/engine/trace_analysis.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,9 +34,11 @@ void printFinding(std::ostream& out, const engine::Finding& f) {
 
 int runModules(const std::vector<std::string>& args, CommandIo& io) {
     if (args.size() != 1) return usageError(io, "modules", "expected exactly one TRACE argument");
-    auto reader = trace::TraceReader::open(args[0]);
-    auto report = engine::warp::buildModuleReport(*reader);
-    auto findings = engine::warp::diagnoseModules(report);
+    auto analysis = engine::analyseTraceFile(args[0]);
+    const engine::warp::ModuleReport& report = *analysis->modules;
+    std::vector<engine::Finding> findings;
+    for (const auto& f : analysis->findings)
+        if (f.kind.rfind("warp.", 0) == 0) findings.push_back(f);
     auto& out = io.out;
     if (report.loadCount == 0) {
         out << "no Warp module loads in this trace\n";
@@ -107,7 +109,7 @@ Command modulesCommand() {
             "Prints one row per module name (per session when the trace has several): devices, the hashes it\n"
             "was built under, block_dims, compiled / cached / error counts and total load ms; then what moved\n"
             "between identities (kernels, options, generic instances) when the trace records it; then the\n"
-            "findings by seed 002's diagnosis table, each with mechanism, evidence rows, estimated cost and fix.\n",
+            "findings by the Warp diagnosis table (docs/warp.md), each with mechanism, evidence rows, estimated cost and fix.\n",
             runModules};
 }
 

@@ -12,7 +12,7 @@
 #include "record_cuda.h"
 
 #include "app/recorder/exit_codes.h"
-#include "core/engine/warp_inject.h"
+#include "core/measure/warp_inject.h"
 #include "core/trace/live_registry.h"
 
 #include <cerrno>

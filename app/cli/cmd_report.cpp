@@ -1,7 +1,7 @@
 // `compilescope report TRACE [TRACE...] -o report.html`: the HTML report, one self-contained file.
 #include "command.h"
 
-#include "core/report/ledger.h"
+#include "core/measure/ledger.h"
 #include "core/report/report.h"
 
 #include <filesystem>
@@ -44,9 +44,9 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
     }
     if (traces.empty()) return usageError(io, "report", "expected at least one TRACE");
     if (output.empty()) return usageError(io, "report", "expected -o FILE (the report to write)");
-    report::Ledger ledger;
+    measure::Ledger ledger;
     if (!ledgerPath.empty()) {
-        ledger = report::readLedger(ledgerPath);
+        ledger = measure::readLedger(ledgerPath);
         options.ledger = &ledger;
     }
     // Written beside the target and renamed, so a failed run never leaves half a report.

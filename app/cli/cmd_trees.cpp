@@ -2,9 +2,9 @@
 // Julia invalidation trees in SnoopCompile's printed form, each root with the recompilation it caused.
 #include "command.h"
 
-#include "core/engine/invalidation_load.h"
-#include "core/engine/invalidation_printed.h"
-#include "core/trace/reader.h"
+#include "core/engine/julia/invalidation_load.h"
+#include "core/engine/julia/invalidation_printed.h"
+#include "core/engine/trace_analysis.h"
 
 #include <charconv>
 
@@ -47,8 +47,8 @@ int runTrees(const std::vector<std::string>& args, CommandIo& io) {
         }
     }
     if (trace.empty()) return usageError(io, "trees", "expected a TRACE argument");
-    auto reader = trace::TraceReader::open(trace);
-    auto forest = engine::loadInvalidationTrees(*reader);
+    auto analysis = engine::analyseTraceFile(trace);
+    auto forest = analysis->invalidations ? analysis->invalidations : std::make_shared<const engine::InvalidationForest>();
     auto shown = engine::filterTrees(*forest, module, minChildren);
     if (!path.empty()) {
         auto found = engine::findCaller(*shown, path);

@@ -2,7 +2,7 @@
 #include "cache_text.h"
 #include "command.h"
 
-#include "core/engine/whatif.h"
+#include "core/engine/cache/whatif.h"
 #include "core/trace/reader.h"
 #include "core/util/units.h"
 

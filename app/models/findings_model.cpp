@@ -25,7 +25,7 @@ FindingsModel* makeFindingsModel(QObject* parent) {
           [](const FindingItem& it) {
               if (it.evidence < 0) return QVariant(qs(it.finding->title));
               const engine::Evidence& e = it.finding->evidence[static_cast<std::size_t>(it.evidence)];
-              return QVariant(QStringLiteral("%1 #%2  %3").arg(qs(e.table)).arg(e.rowId).arg(qs(e.note)));
+              return QVariant(qs(engine::evidenceText(e)));
           }},
          {QStringLiteral("Severity"),
           [](const FindingItem& it) { return it.evidence < 0 ? QVariant(QString::fromLatin1(engine::severityName(it.finding->severity))) : QVariant(); },
@@ -46,7 +46,7 @@ QString findingHtml(const engine::Finding& f) {
     if (!f.evidence.empty()) {
         html += QStringLiteral("<p><b>Evidence.</b></p><ul>");
         for (const engine::Evidence& e : f.evidence)
-            html += QStringLiteral("<li>%1 #%2: %3</li>").arg(qs(e.table).toHtmlEscaped()).arg(e.rowId).arg(qs(e.note).toHtmlEscaped());
+            html += QStringLiteral("<li>%1</li>").arg(qs(engine::evidenceText(e)).toHtmlEscaped());
         html += QStringLiteral("</ul>");
     }
     html += QStringLiteral("<p><b>Fix.</b> %1</p>").arg(qs(f.fix).toHtmlEscaped());

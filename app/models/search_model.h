@@ -4,7 +4,7 @@
 #include "table_model.h"
 #include "trace_document.h"
 
-#include "core/engine/timeline_search.h"
+#include "core/engine/timeline/timeline_search.h"
 
 namespace cs::gui {
 

@@ -19,7 +19,9 @@ std::shared_ptr<const std::vector<ShareRow>> shareRows(const engine::CompileSumm
     for (const engine::TimeShare& t : shares) {
         ShareRow r{qs(t.name), t.ns, s.compileNs > 0 ? static_cast<double>(t.ns) / static_cast<double>(s.compileNs) : 0.0,
                    std::nullopt, t.items};
-        if (s.wallNs > 0) r.ofWall = static_cast<double>(t.ns) / static_cast<double>(s.wallNs);
+        // A share of wall time only where every figure is on a wall clock (docs/accounting.md).
+        if (s.compileShare() && s.sessionsOf(engine::TimeBase::Sequence) == 0 && s.sessionsOf(engine::TimeBase::Untimed) == 0)
+            r.ofWall = static_cast<double>(t.ns) / static_cast<double>(s.wallNs);
         rows->push_back(r);
     }
     return rows;
@@ -45,13 +47,14 @@ SessionModel* makeSessionModel(QObject* parent) {
     return new SessionModel(
         {{QStringLiteral("Session"), [](const S& s) { return QVariant(qs(s.label)); }},
          {QStringLiteral("Runtime"), [](const S& s) { return QVariant(qs(s.runtime)); }},
+         {QStringLiteral("Time base"), [](const S& s) { return QVariant(QString::fromUtf8(engine::timeBaseName(s.base))); }},
          {QStringLiteral("Lifetime"),
           [](const S& s) {
-              if (!s.startNs) return QVariant(QStringLiteral("untimed"));
-              if (!s.endNs) return QVariant(QStringLiteral("unfinished"));
-              return QVariant(durationText(*s.endNs - *s.startNs));
+              if (!s.firstNs || !s.lastNs) return QVariant(QStringLiteral("untimed"));
+              QString d = durationText(*s.lastNs - *s.firstNs);
+              return QVariant(s.endNs ? d : d + QStringLiteral(" (unfinished)"));
           },
-          [](const S& s) { return QVariant(qlonglong(s.startNs && s.endNs ? *s.endNs - *s.startNs : -1)); },
+          [](const S& s) { return QVariant(qlonglong(s.firstNs && s.lastNs ? *s.lastNs - *s.firstNs : -1)); },
           Qt::AlignRight | Qt::AlignVCenter}},
         parent);
 }

@@ -5,12 +5,13 @@
 // lives as long as any view still shows it.
 #pragma once
 
-#include "core/engine/cache_analysis.h"
+#include "core/engine/cache/cache_analysis.h"
 #include "core/engine/compile_summary.h"
-#include "core/engine/invalidation_trees.h"
-#include "core/engine/warp_modules.h"
+#include "core/engine/julia/invalidation_trees.h"
+#include "core/engine/warp/warp_modules.h"
 #include "core/engine/finding.h"
-#include "core/engine/timeline_data.h"
+#include "core/engine/timeline/timeline_data.h"
+#include "core/engine/trace_analysis.h"
 
 #include <QMetaType>
 #include <QString>
@@ -24,9 +25,10 @@ using SummaryPtr = std::shared_ptr<const engine::CompileSummary>;
 using TimelinePtr = std::shared_ptr<const engine::TimelineData>;
 using FindingsPtr = std::shared_ptr<const std::vector<engine::Finding>>;
 
-// The engines' results: cache replay (issue 4), Warp module identities (issue 6), Julia
-// invalidation trees (issue 5). Each is null when the trace has no facts of that kind.
+// The engine's analysis of the trace, and its parts the views use: cache replay, Warp module
+// identities, Julia invalidation trees. Each part is null when the trace has no facts of that kind.
 struct Analyses {
+    std::shared_ptr<const engine::TraceAnalysis> trace;  // the whole analysis; the members below are parts of it
     std::shared_ptr<const engine::CacheAnalysis> cache;
     std::shared_ptr<const engine::warp::ModuleReport> modules;
     std::shared_ptr<const engine::InvalidationForest> invalidations;

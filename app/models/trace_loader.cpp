@@ -1,7 +1,6 @@
 #include "trace_loader.h"
 
-#include "core/engine/all_findings.h"
-#include "core/engine/invalidation_load.h"
+#include "core/engine/trace_analysis.h"
 #include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
@@ -72,6 +71,7 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
     };
     // One scan of the spans feeds the timeline and the summary: the timeline goes out first, as the
     // paint waits on nothing else; then the summary folds the scan's sorted tracks (kept for it).
+    SummaryPtr lastSummary;
     auto snapshot = [&](const trace::TraceReader& reader, int from, int to) {
         engine::CompileSummaryBuilder summary(reader);
         engine::SpanTracks tracks;
@@ -79,7 +79,8 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
                                       engine::loadTimeline(reader, stageControl(from, from + (to - from) * 15 / 16), &tracks)));
         summary.addAll(tracks.ids, tracks.tracks);
         tracks = {};
-        emit summaryReady(docId, std::make_shared<const engine::CompileSummary>(summary.finish(stageControl(from, to))));
+        lastSummary = std::make_shared<const engine::CompileSummary>(summary.finish(stageControl(from, to)));
+        emit summaryReady(docId, lastSummary);
     };
     try {
         const std::string file = path.toStdString();
@@ -113,17 +114,17 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             snapshot(*reader, 80, 80);
             emit liveChanged(docId, false);
         }
-        emit progress(docId, 80, QStringLiteral("cache replay, modules, invalidation trees"));
+        // The one analysis of the trace (core/engine/trace_analysis.h), over the summary just
+        // published: every view renders it, nothing is computed twice.
+        auto trace = engine::analyseTrace(*reader, *lastSummary, {}, stageControl(80, 100));
         auto analyses = std::make_shared<Analyses>();
-        if (reader->rowCount("cache_lookups") > 0) analyses->cache = engine::analyseCache(*reader);
-        if (reader->rowCount("module_loads") > 0)
-            analyses->modules = std::make_shared<const engine::warp::ModuleReport>(engine::warp::buildModuleReport(*reader));
-        if (reader->rowCount("invalidation_items") > 0) analyses->invalidations = engine::loadInvalidationTrees(*reader);
+        analyses->trace = trace;
+        analyses->cache = trace->cache;
+        if (trace->moduleLoads() > 0) analyses->modules = trace->modules;
+        analyses->invalidations = trace->invalidations;
         if (cancel->load()) throw engine::LoadCancelled();
         emit analysesReady(docId, analyses);
-        emit progress(docId, 90, QStringLiteral("findings"));
-        auto findings = std::make_shared<const std::vector<engine::Finding>>(engine::collectFindings(*reader));
-        if (cancel->load()) throw engine::LoadCancelled();
+        auto findings = std::shared_ptr<const std::vector<engine::Finding>>(trace, &trace->findings);
         emit findingsReady(docId, findings);
         emit progress(docId, 100, QStringLiteral("done"));
     } catch (const engine::LoadCancelled&) {

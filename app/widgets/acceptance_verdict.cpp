@@ -6,10 +6,22 @@ namespace cs::gui {
 
 QString acceptanceVerdictHtml(const TraceDocument& doc) {
     if (!doc.summary) return {};
-    bool hasLookups = false;
-    for (const auto& [table, n] : doc.summary->rowCounts) hasLookups |= table == "cache_lookups" && n > 0;
-    if (!hasLookups) return QStringLiteral("<b>Acceptance:</b> no cache lookups recorded, nothing to judge.");
-    if (!doc.analyses || !doc.analyses->cache) return QStringLiteral("<b>Acceptance:</b> <i>replaying the cache…</i>");
+    if (!doc.analyses || !doc.analyses->trace) return QStringLiteral("<b>Acceptance:</b> <i>replaying the cache…</i>");
+    // The engine's verdict (core/engine/cache/verdict.h), the one `check` and the report give.
+    const engine::AcceptanceVerdict& v = doc.analyses->trace->verdict;
+    if (v.state == engine::VerdictState::NotApplicable)
+        return QStringLiteral("<b>Acceptance: not applicable</b> — %1.").arg(qs(v.source).toHtmlEscaped());
+    if (!doc.analyses->cache || doc.analyses->cache->facts.empty()) {
+        const bool pass = v.state == engine::VerdictState::Pass;
+        QString html = pass ? QStringLiteral("<b>Acceptance: <span style='color:#2e7d32'>PASS</span></b> — %1.")
+                            : QStringLiteral("<b>Acceptance: <span style='color:#c62828'>FAIL</span></b> — %1.");
+        html = html.arg(qs(v.source).toHtmlEscaped());
+        for (const engine::AcceptanceRule& r : v.rules)
+            html += QStringLiteral("<br>&nbsp;&nbsp;%1 <b>%2</b> (%3): %4")
+                        .arg(r.pass ? QStringLiteral("✓") : QStringLiteral("✗"), qs(r.rule).toHtmlEscaped(),
+                             qs(r.scope).toHtmlEscaped(), qs(r.detail).toHtmlEscaped());
+        return html;
+    }
     const engine::AcceptanceResult& a = doc.analyses->cache->acceptance;
     QString counts = QStringLiteral("%1 lookups, %2 misses, %3 entries")
                          .arg(doc.analyses->cache->facts.lookups.size())

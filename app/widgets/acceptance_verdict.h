@@ -1,4 +1,4 @@
-// The acceptance verdict line of the Overview (seed 000: misses == entries, no misses after the
+// The acceptance verdict line of the Overview (the ReactantNitro guide (docs/cache-replay.md): misses == entries, no misses after the
 // first step, expected program count).
 #pragma once
 

@@ -23,12 +23,15 @@ QWidget* boxed(const QString& title, QWidget* content) {
 }
 }  // namespace
 
+// The figures of the engine's compile accounting (docs/accounting.md), as every view shows them.
 QString compileHeadline(const engine::CompileSummary& s) {
     QString text = QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
     if (auto share = s.compileShare())
-        text += QStringLiteral(", %1 of %2 wall time").arg(percentText(*share), durationText(s.wallNs));
+        text += QStringLiteral(", %1 of %2 clocked wall time").arg(percentText(*share), durationText(s.wallNs));
     else
-        text += QStringLiteral(" (wall time unknown: nothing in this trace is timestamped)");
+        text += QStringLiteral(" (no wall clock: durations only)");
+    if (s.untimedCompiles) text += QStringLiteral(" + %1 compiles with time not recorded").arg(s.untimedCompiles);
+    text += QStringLiteral(" · %1 cache loads").arg(durationText(s.cacheLoadNs));
     return text + QStringLiteral(" · %1 session(s)").arg(s.sessions.size());
 }
 

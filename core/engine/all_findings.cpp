@@ -1,21 +1,28 @@
-#include "all_findings.h"
+#include "core/engine/all_findings.h"
 
-#include "cache_analysis.h"
-#include "warp_diagnosis.h"
-#include "invalidation_findings.h"
+#include "core/engine/analysis_counters.h"
+#include "core/engine/cache/cache_analysis.h"
+#include "core/engine/julia/invalidation_findings.h"
+#include "core/engine/warp/warp_diagnosis.h"
 
 namespace cs::engine {
 
-std::vector<Finding> collectFindings(const trace::TraceReader& reader) {
+AnalysisCounters& analysisCounters() {
+    static AnalysisCounters counters;
+    return counters;
+}
+
+std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
+                                     const InvalidationForest* invalidations) {
+    ++analysisCounters().findings;
     std::vector<Finding> all;
     auto append = [&](std::vector<Finding> part) {
         for (auto& f : part) all.push_back(std::move(f));
     };
-    // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...):
-    //   append(analyseSomething(reader));
-    append(analyseCacheFindings(reader));
-    append(warp::analyseWarpModules(reader));
-    append(analyseInvalidations(reader));
+    // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...).
+    if (cache && !cache->facts.empty()) append(cacheFindings(*cache));
+    if (modules) append(warp::diagnoseModules(*modules));
+    if (invalidations) append(invalidationFindings(*invalidations));
     return all;
 }
 

@@ -1,19 +1,23 @@
-// Every analysis of a trace, run in one place, so the CLI (`findings`), the GUI and the report list
-// the same findings in the same order.
+// Every analysis's findings, gathered in one place, so the CLI (`findings`), the GUI and the report
+// list the same findings in the same order. It takes the analyses a caller already holds (the
+// TraceAnalysis of trace_analysis.h) and never reads the trace again.
 #pragma once
 
-#include "finding.h"
+#include "core/engine/finding.h"
 
 #include <vector>
 
-namespace cs::trace {
-class TraceReader;
-}
-
 namespace cs::engine {
 
-// Runs every analysis that applies to the trace's facts and concatenates their findings. Ordered by
-// analysis, then as each analysis orders them (most costly first).
-std::vector<Finding> collectFindings(const trace::TraceReader& reader);
+struct CacheAnalysis;
+struct InvalidationForest;
+namespace warp {
+struct ModuleReport;
+}
+
+// Concatenates the findings of each analysis that exists (null: the trace has no facts of that
+// kind). Ordered by analysis, then as each analysis orders them (most costly first).
+std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
+                                     const InvalidationForest* invalidations);
 
 }  // namespace cs::engine

@@ -1,7 +1,11 @@
-#include "compile_summary.h"
+#include "core/engine/compile_summary.h"
 
-#include "timeline_data.h"
+#include "core/engine/timeline/timeline_data.h"
+#include "core/engine/analysis_counters.h"
+#include "core/engine/session_clocks.h"
 #include "core/trace/reader.h"
+#include "core/trace/row.h"
+#include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
 #include <sqlite3.h>
@@ -15,13 +19,25 @@
 namespace cs::engine {
 
 std::optional<double> CompileSummary::compileShare() const {
-    if (wallNs <= 0) return std::nullopt;
-    return static_cast<double>(compileNs) / static_cast<double>(wallNs);
+    if (!wallClock || wallNs <= 0) return std::nullopt;
+    return static_cast<double>(clockedCompileNs) / static_cast<double>(wallNs);
+}
+
+std::optional<double> CompileSummary::recompileShare() const {
+    if (reportedCompileNs <= 0) return std::nullopt;
+    return static_cast<double>(recompileNs) / static_cast<double>(reportedCompileNs);
+}
+
+int CompileSummary::sessionsOf(TimeBase base) const {
+    int n = 0;
+    for (const auto& s : sessions) n += s.base == base;
+    return n;
 }
 
 namespace {
 
-std::int64_t col(sqlite3_stmt* st, int i) { return sqlite3_column_int64(st, i); }
+using trace::colInt;
+using trace::colOpt;
 
 struct Interval {
     std::int64_t start, end;
@@ -35,51 +51,66 @@ public:
             m_end = std::max(m_end, end);
             return;
         }
-        if (m_open) m_total += m_end - m_start;
+        if (m_open) m_total = util::satAdd(m_total, m_end - m_start);
         m_start = start;
         m_end = end;
         m_open = true;
     }
-    std::int64_t length() const { return m_total + (m_open ? m_end - m_start : 0); }
+    std::int64_t length() const { return util::satAdd(m_total, m_open ? m_end - m_start : 0); }
 
 private:
     std::int64_t m_start = 0, m_end = 0, m_total = 0;
     bool m_open = false;
 };
 
-// Compile work, by the label it is summed under. The first 7 are span categories.
-const char* const kLabels[] = {"compile", "cache load", "module load", "inference", "codegen", "link", "compiler phase",
-                               "module build", "NVRTC", "nvJitLink", "driver JIT"};
+// What a fact counts toward, by the label it is summed under.
+enum class Kind { Compile, CacheLoad };
+struct Label {
+    const char* name;
+    Kind kind;
+};
+const Label kLabels[] = {{"compile", Kind::Compile},          {"inference", Kind::Compile},
+                         {"codegen", Kind::Compile},          {"link", Kind::Compile},
+                         {"compiler phase", Kind::Compile},   {"module build", Kind::Compile},
+                         {"NVRTC", Kind::Compile},            {"nvJitLink", Kind::Compile},
+                         {"driver JIT", Kind::Compile},       {"program compile", Kind::Compile},
+                         {"Julia compile share", Kind::Compile}, {"cache load", Kind::CacheLoad},
+                         {"cached module load", Kind::CacheLoad}, {"driver JIT cache load", Kind::CacheLoad}};
 constexpr int kLabelCount = static_cast<int>(std::size(kLabels));
 int labelIndex(std::string_view label) {
     for (int i = 0; i < kLabelCount; ++i)
-        if (label == kLabels[i]) return i;
+        if (label == kLabels[i].name) return i;
     return -1;
 }
+// Span categories that are compile or cache-load work. A module-load span is neither: the
+// module_loads row beside it says whether it compiled or came from the cache.
 int categoryLabel(std::int64_t c) {
     switch (c) {
-    case CS_CAT_COMPILE: return 0;
-    case CS_CAT_CACHE_LOAD: return 1;
-    case CS_CAT_MODULE_LOAD: return 2;
-    case CS_CAT_INFERENCE: return 3;
-    case CS_CAT_CODEGEN: return 4;
-    case CS_CAT_LINK: return 5;
-    case CS_CAT_PHASE: return 6;
-    default: return -1;  // not compile work
+    case CS_CAT_COMPILE: return labelIndex("compile");
+    case CS_CAT_CACHE_LOAD: return labelIndex("cache load");
+    case CS_CAT_INFERENCE: return labelIndex("inference");
+    case CS_CAT_CODEGEN: return labelIndex("codegen");
+    case CS_CAT_LINK: return labelIndex("link");
+    case CS_CAT_PHASE: return labelIndex("compiler phase");
+    default: return -1;
     }
 }
 
-// A timed compile fact from a table other than spans.
+// A timed fact from a table other than spans.
 struct OtherFact {
     std::size_t session;  // index into the sessions; == their count when unknown
     int label;
     Interval iv;
 };
 
-// Extent of a session's spans, for the wall time of a session that has no end.
 struct Extent {
     bool any = false;
     std::int64_t minStart = 0, maxEnd = 0;
+    void add(std::int64_t lo, std::int64_t hi) {
+        minStart = any ? std::min(minStart, lo) : lo;
+        maxEnd = any ? std::max(maxEnd, hi) : hi;
+        any = true;
+    }
 };
 
 }  // namespace
@@ -90,12 +121,13 @@ struct CompileSummaryBuilder::Impl {
     std::vector<std::int64_t> trackIds;      // sorted
     std::vector<std::size_t> trackSession;  // parallel to trackIds
     std::vector<OtherFact> others;          // sorted by start before the sweep
-    std::int64_t untimed = 0;
-    std::int64_t untimedLabel[kLabelCount] = {}, items[kLabelCount] = {};
-    std::vector<std::int64_t> untimedSession;
-    // Results of the sweep.
-    UnionLength all, byLabel[kLabelCount];
-    std::vector<UnionLength> bySession;
+    std::vector<std::size_t> domainOf;      // per session (+1 for unknown sessions)
+    std::size_t domains = 0;
+    std::int64_t untimed[kLabelCount] = {}, items[kLabelCount] = {};
+    std::int64_t untimedCompile = 0, untimedCacheLoad = 0;
+    std::vector<std::int64_t> untimedSession;  // compile durations without timestamps, per session
+    // Results of the sweep: one union per domain (all compile, all cache loads, each label), per session.
+    std::vector<UnionLength> compileAll, cacheAll, byLabel, bySession;
     std::vector<Extent> extent;
     std::int64_t spans = 0;
     bool swept = false;
@@ -107,52 +139,111 @@ struct CompileSummaryBuilder::Impl {
                                    [](const SessionSummary& a, std::int64_t v) { return a.id < v; });
         return it != s.sessions.end() && it->id == id ? static_cast<std::size_t>(it - s.sessions.begin()) : s.sessions.size();
     }
-    void timed(std::int64_t session, const char* label, std::int64_t start, std::int64_t dur) {
-        if (dur <= 0) return;
+    void timed(std::int64_t session, const char* label, std::int64_t start, std::optional<std::int64_t> dur) {
         int l = labelIndex(label);
-        others.push_back({sessionIndex(session), l, {start, start + dur}});  // an unknown session counts in totals only
+        if (!dur || *dur <= 0) {
+            if (kLabels[l].kind == Kind::Compile) ++s.untimedCompiles;
+            return;
+        }
+        others.push_back({sessionIndex(session), l, {start, util::satAdd(start, *dur)}});  // an unknown session counts in totals only
         ++items[l];
     }
-    void untimedFact(std::int64_t session, const char* label, std::int64_t dur) {
-        if (dur <= 0) return;
+    void untimedFact(std::int64_t session, const char* label, std::optional<std::int64_t> dur) {
         int l = labelIndex(label);
-        untimed += dur;
-        untimedLabel[l] += dur;
-        if (std::size_t si = sessionIndex(session); si < untimedSession.size()) untimedSession[si] += dur;
+        if (!dur || *dur <= 0) {
+            if (kLabels[l].kind == Kind::Compile) ++s.untimedCompiles;
+            return;
+        }
+        untimed[l] = util::satAdd(untimed[l], *dur);
+        if (kLabels[l].kind == Kind::Compile) {
+            untimedCompile = util::satAdd(untimedCompile, *dur);
+            if (std::size_t si = sessionIndex(session); si < untimedSession.size())
+                untimedSession[si] = util::satAdd(untimedSession[si], *dur);
+        } else {
+            untimedCacheLoad = util::satAdd(untimedCacheLoad, *dur);
+        }
         ++items[l];
     }
-    // One compile interval, in start order over the whole trace.
+    // One interval, in start order over the whole trace.
     void fold(std::size_t session, int label, std::int64_t start, std::int64_t end) {
-        all.add(start, end);
-        byLabel[label].add(start, end);
-        if (session < bySession.size()) bySession[session].add(start, end);
+        const std::size_t d = domainOf[std::min(session, s.sessions.size())];
+        if (session < extent.size()) extent[session].add(start, end);
+        (kLabels[label].kind == Kind::Compile ? compileAll : cacheAll)[d].add(start, end);
+        byLabel[d * kLabelCount + static_cast<std::size_t>(label)].add(start, end);
+        if (kLabels[label].kind == Kind::Compile && session < bySession.size()) bySession[session].add(start, end);
     }
+    void assignDomains(const SessionClocks& clocks);
     void readOtherTables();
     void sweep(const std::vector<std::int64_t>& ids, const std::vector<TrackSpans>& tracks);
 };
 
+// One domain per shared clock name, one per other session, one for facts of unknown sessions.
+void CompileSummaryBuilder::Impl::assignDomains(const SessionClocks& clocks) {
+    std::map<std::string, std::size_t> shared;
+    domainOf.assign(s.sessions.size() + 1, 0);
+    for (std::size_t i = 0; i < s.sessions.size(); ++i) {
+        SessionSummary& ses = s.sessions[i];
+        ses.offsetNs = clocks.offsetOf(ses.id);
+        if (ses.base == TimeBase::Recorded) {
+            auto [it, fresh] = shared.emplace(ses.clock, domains);
+            if (fresh) ++domains;
+            domainOf[i] = it->second;
+        } else {
+            domainOf[i] = domains++;
+        }
+    }
+    domainOf[s.sessions.size()] = domains++;
+    compileAll.assign(domains, {});
+    cacheAll.assign(domains, {});
+    byLabel.assign(domains * kLabelCount, {});
+}
+
 void CompileSummaryBuilder::Impl::readOtherTables() {
-    // A module build's native compile time when logged, else the whole load if it compiled.
-    reader.query("SELECT session_id, start_ns, COALESCE(compile_ns, CASE WHEN result=" +
-                     std::to_string(CS_MODULE_COMPILED) + " THEN dur_ns END) FROM module_loads",
+    // A module build's native compile time when logged, else the whole load if it compiled; a cached
+    // load is cache-load time.
+    reader.query("SELECT session_id, start_ns, result, compile_ns, dur_ns FROM module_loads", [&](sqlite3_stmt* st) {
+        const auto result = colInt(st, 2);
+        const bool compiled = result == CS_MODULE_COMPILED, cached = result == CS_MODULE_CACHED;
+        if (!compiled && !cached) return;
+        const char* label = compiled ? "module build" : "cached module load";
+        auto dur = compiled ? (colOpt(st, 3) ? colOpt(st, 3) : colOpt(st, 4)) : colOpt(st, 4);
+        if (auto start = colOpt(st, 1)) timed(colInt(st, 0), label, *start, dur);
+        else untimedFact(colInt(st, 0), label, dur);
+    });
+    reader.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs", [&](sqlite3_stmt* st) {
+        timed(colInt(st, 0), colInt(st, 1) == CS_CUDA_NVJITLINK ? "nvJitLink" : "NVRTC", colInt(st, 2), colOpt(st, 3));
+    });
+    reader.query("SELECT session_id, start_ns, dur_ns, operation FROM cuda_jit WHERE operation IN (" +
+                     std::to_string(CS_JIT_OP_COMPILE) + ", " + std::to_string(CS_JIT_OP_CACHE_LOAD) + ")",
                  [&](sqlite3_stmt* st) {
-                     if (sqlite3_column_type(st, 1) == SQLITE_NULL) untimedFact(col(st, 0), "module build", col(st, 2));
-                     else timed(col(st, 0), "module build", col(st, 1), col(st, 2));
-                 });
-    reader.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs WHERE dur_ns IS NOT NULL",
-                 [&](sqlite3_stmt* st) {
-                     timed(col(st, 0), col(st, 1) == CS_CUDA_NVJITLINK ? "nvJitLink" : "NVRTC", col(st, 2), col(st, 3));
-                 });
-    reader.query("SELECT session_id, start_ns, dur_ns FROM cuda_jit WHERE operation=" + std::to_string(CS_JIT_OP_COMPILE) +
-                     " AND dur_ns IS NOT NULL",
-                 [&](sqlite3_stmt* st) {
-                     if (sqlite3_column_type(st, 1) == SQLITE_NULL) untimedFact(col(st, 0), "driver JIT", col(st, 2));
-                     else timed(col(st, 0), "driver JIT", col(st, 1), col(st, 2));
+                     const char* label = colInt(st, 3) == CS_JIT_OP_COMPILE ? "driver JIT" : "driver JIT cache load";
+                     if (auto start = colOpt(st, 1)) timed(colInt(st, 0), label, *start, colOpt(st, 2));
+                     else untimedFact(colInt(st, 0), label, colOpt(st, 2));
                  });
     reader.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL", [&](sqlite3_stmt* st) {
-        if (sqlite3_column_type(st, 1) == SQLITE_NULL) untimedFact(col(st, 0), "compiler phase", col(st, 2));
-        else timed(col(st, 0), "compiler phase", col(st, 1), col(st, 2));
+        if (auto start = colOpt(st, 1)) timed(colInt(st, 0), "compiler phase", *start, colOpt(st, 2));
+        else untimedFact(colInt(st, 0), "compiler phase", colOpt(st, 2));
     });
+    // A miss whose compile time the runtime reported: the compile runs from the lookup on. Where a
+    // compile span covers the same time, the union counts it once.
+    reader.query("SELECT session_id, ts_ns, compile_ns FROM cache_lookups WHERE verdict = " +
+                     std::to_string(CS_VERDICT_MISS) + " AND compile_ns IS NOT NULL",
+                 [&](sqlite3_stmt* st) { timed(colInt(st, 0), "program compile", colInt(st, 1), colOpt(st, 2)); });
+    // Julia's @time / @time_imports compile shares (span args written by the Julia timing importer),
+    // placed at the start of the span that reported them.
+    reader.query("SELECT t.session_id, s.start_ns, a.value, k.str FROM span_args a JOIN strings k ON k.id = a.key_sid "
+                 "JOIN spans s ON s.id = a.span_id JOIN tracks t ON t.id = s.track_id "
+                 "WHERE k.str IN ('compile_ns', 'recompile_ns') AND typeof(a.value) = 'integer'",
+                 [&](sqlite3_stmt* st) {
+                     const std::int64_t v = std::max<std::int64_t>(colInt(st, 2), 0);
+                     const std::string_view key = reinterpret_cast<const char*>(sqlite3_column_text(st, 3));
+                     if (key == "recompile_ns") {
+                         s.recompileNs = util::satAdd(s.recompileNs, v);
+                         return;
+                     }
+                     s.reportedCompileNs = util::satAdd(s.reportedCompileNs, v);
+                     timed(colInt(st, 0), "Julia compile share", colInt(st, 1), v);
+                 });
     std::sort(others.begin(), others.end(), [](const OtherFact& a, const OtherFact& b) { return a.iv.start < b.iv.start; });
 }
 
@@ -184,18 +275,15 @@ void CompileSummaryBuilder::Impl::sweep(const std::vector<std::int64_t>& ids, co
             fold(others[other].session, others[other].label, others[other].iv.start, others[other].iv.end);
         const std::size_t session = sessionOf[x.track];
         ++spans;
-        if (session < extent.size()) {
-            Extent& e = extent[session];
-            // Extent as the wall time of a session without an end sees it: a never-ended span counts its start.
-            std::int64_t end = sp.startNs + (sp.ended ? sp.durNs : 0);
-            e.minStart = e.any ? std::min(e.minStart, sp.startNs) : sp.startNs;
-            e.maxEnd = e.any ? std::max(e.maxEnd, end) : end;
-            e.any = true;
-        }
+        // A never-ended span counts its start toward the session's extent.
+        const std::int64_t end = sp.ended ? util::satAdd(sp.startNs, std::max<std::int64_t>(sp.durNs, 0)) : sp.startNs;
+        if (session < extent.size()) extent[session].add(sp.startNs, end);
         int l = categoryLabel(sp.category);
         if (l >= 0 && sp.ended && sp.durNs > 0) {
-            fold(session, l, sp.startNs, sp.startNs + sp.durNs);
+            fold(session, l, sp.startNs, end);
             ++items[l];
+        } else if (l >= 0 && kLabels[l].kind == Kind::Compile) {
+            ++s.untimedCompiles;  // a compile span without a duration: counted, not timed
         }
         if (++x.pos < tracks[x.track].parts[x.part].size) heap.push(i);
     }
@@ -206,23 +294,32 @@ void CompileSummaryBuilder::Impl::sweep(const std::vector<std::int64_t>& ids, co
 
 CompileSummaryBuilder::CompileSummaryBuilder(const trace::TraceReader& reader) : m(std::make_unique<Impl>(reader)) {
     CompileSummary& s = m->s;
-    reader.query("SELECT id, runtime_sid, start_ns, end_ns FROM sessions ORDER BY id", [&](sqlite3_stmt* st) {
-        SessionSummary ses;
-        ses.id = col(st, 0);
-        ses.runtime = reader.str(col(st, 1));
-        if (ses.runtime.empty()) ses.runtime = "unknown";
-        if (sqlite3_column_type(st, 2) != SQLITE_NULL) ses.startNs = col(st, 2);
-        if (sqlite3_column_type(st, 3) != SQLITE_NULL) ses.endNs = col(st, 3);
-        s.sessions.push_back(ses);
-    });
+    reader.query("SELECT s.id, s.runtime_sid, s.start_ns, s.end_ns, coalesce(c.str, ''), s.exit_status, s.pid, "
+                 "coalesce(s.cmdline_sid, s.source_sid, 0) FROM sessions s "
+                 "LEFT JOIN strings c ON c.id = s.clock_sid ORDER BY s.id",
+                 [&](sqlite3_stmt* st) {
+                     SessionSummary ses;
+                     ses.id = colInt(st, 0);
+                     ses.runtime = reader.str(colInt(st, 1));
+                     if (ses.runtime.empty()) ses.runtime = "unknown";
+                     ses.startNs = colOpt(st, 2);
+                     ses.endNs = colOpt(st, 3);
+                     ses.clock = trace::colText(st, 4);
+                     ses.exitStatus = colOpt(st, 5);
+                     ses.pid = colOpt(st, 6);
+                     ses.command = reader.str(colInt(st, 7));
+                     ses.base = classifyTimeBase(ses.clock, ses.runtime);
+                     s.sessions.push_back(ses);
+                 });
     for (SessionSummary& ses : s.sessions) ses.label = sessionLabel(reader, ses.id);
     m->untimedSession.assign(s.sessions.size(), 0);
     m->bySession.assign(s.sessions.size(), {});
     m->extent.assign(s.sessions.size(), {});
+    m->assignDomains(sessionClocks(reader));
     // A track of an unknown session still counts in the totals (sessionIndex = the sessions' count).
     reader.query("SELECT id, session_id FROM tracks ORDER BY id", [&](sqlite3_stmt* st) {
-        m->trackIds.push_back(col(st, 0));
-        m->trackSession.push_back(m->sessionIndex(col(st, 1)));
+        m->trackIds.push_back(colInt(st, 0));
+        m->trackSession.push_back(m->sessionIndex(colInt(st, 1)));
     });
     m->readOtherTables();
 }
@@ -236,6 +333,7 @@ void CompileSummaryBuilder::addAll(const std::vector<std::int64_t>& trackIds, co
 }
 
 CompileSummary CompileSummaryBuilder::finish(const LoadControl& control) {
+    ++analysisCounters().summaries;
     Impl& d = *m;
     CompileSummary& s = d.s;
     const trace::TraceReader& reader = d.reader;
@@ -249,18 +347,33 @@ CompileSummary CompileSummaryBuilder::finish(const LoadControl& control) {
         if (std::int64_t n = reader.rowCount(t)) s.rowCounts.emplace_back(t, n);
     control.check();
 
-    s.compileNs = d.all.length() + d.untimed;
-    for (int l = 0; l < kLabelCount; ++l)
-        if (d.items[l] > 0) s.byCategory.push_back({kLabels[l], d.byLabel[l].length() + d.untimedLabel[l], d.items[l]});
+    // Which domains are on a wall clock: those of recorded and own-clock sessions.
+    std::vector<bool> clockedDomain(d.domains, false);
+    for (std::size_t i = 0; i < s.sessions.size(); ++i)
+        if (isClocked(s.sessions[i].base)) clockedDomain[d.domainOf[i]] = true;
+    for (std::size_t dom = 0; dom < d.domains; ++dom) {
+        s.compileNs = util::satAdd(s.compileNs, d.compileAll[dom].length());
+        s.cacheLoadNs = util::satAdd(s.cacheLoadNs, d.cacheAll[dom].length());
+        if (clockedDomain[dom]) s.clockedCompileNs = util::satAdd(s.clockedCompileNs, d.compileAll[dom].length());
+    }
+    s.compileNs = util::satAdd(s.compileNs, d.untimedCompile);
+    s.cacheLoadNs = util::satAdd(s.cacheLoadNs, d.untimedCacheLoad);
+    for (int l = 0; l < kLabelCount; ++l) {
+        if (d.items[l] == 0) continue;
+        std::int64_t ns = d.untimed[l];
+        for (std::size_t dom = 0; dom < d.domains; ++dom)
+            ns = util::satAdd(ns, d.byLabel[dom * kLabelCount + static_cast<std::size_t>(l)].length());
+        (kLabels[l].kind == Kind::Compile ? s.byCategory : s.cacheLoads).push_back({kLabels[l].name, ns, d.items[l]});
+    }
     // By runtime: each session's own union, then summed per runtime.
     std::map<std::string, TimeShare> runtimes;
     for (std::size_t si = 0; si < s.sessions.size(); ++si) {
-        std::int64_t ns = d.bySession[si].length() + d.untimedSession[si];
+        std::int64_t ns = util::satAdd(d.bySession[si].length(), d.untimedSession[si]);
         if (ns == 0) continue;
         const SessionSummary& ses = s.sessions[si];
         TimeShare& r = runtimes[ses.runtime];
         r.name = ses.runtime;
-        r.ns += ns;
+        r.ns = util::satAdd(r.ns, ns);
         ++r.items;
     }
     for (auto& [name, r] : runtimes) s.byRuntime.push_back(r);
@@ -268,32 +381,46 @@ CompileSummary CompileSummaryBuilder::finish(const LoadControl& control) {
     auto largest = [](const TimeShare& a, const TimeShare& b) { return a.ns != b.ns ? a.ns > b.ns : a.name < b.name; };
     std::stable_sort(s.byCategory.begin(), s.byCategory.end(), largest);
     std::stable_sort(s.byRuntime.begin(), s.byRuntime.end(), largest);
+    std::stable_sort(s.cacheLoads.begin(), s.cacheLoads.end(), largest);
 
-    // Wall time: each session's lifetime, or the extent of its spans when it has no end.
-    std::vector<Interval> lives;
+    // Each session's extent: its lifetime widened by its facts. Wall time: the clocked sessions'
+    // extents, unioned within each domain. Time span: the clocked extents on the display axis, or the
+    // sequence-only ones when nothing is clocked.
+    std::vector<std::vector<Interval>> lives(d.domains);
+    Extent clockedSpan, sequenceSpan;
     for (std::size_t si = 0; si < s.sessions.size(); ++si) {
-        const SessionSummary& ses = s.sessions[si];
-        std::int64_t lo = ses.startNs.value_or(0), hi = ses.endNs.value_or(0);
-        bool known = ses.startNs && ses.endNs;
-        if (!known && d.extent[si].any) {
-            lo = ses.startNs.value_or(d.extent[si].minStart);
-            hi = std::max(d.extent[si].maxEnd, ses.endNs.value_or(0));
-            known = true;
+        SessionSummary& ses = s.sessions[si];
+        Extent e = d.extent[si];
+        if (ses.base != TimeBase::Untimed) {
+            if (ses.startNs) e.add(*ses.startNs, *ses.startNs);
+            if (ses.endNs && e.any) e.add(*ses.endNs, *ses.endNs);
         }
-        if (known && hi > lo) lives.push_back({lo, hi});
+        if (!e.any || ses.base == TimeBase::Untimed) continue;
+        ses.firstNs = util::satAdd(e.minStart, ses.offsetNs);
+        ses.lastNs = util::satAdd(e.maxEnd, ses.offsetNs);
+        if (isClocked(ses.base)) {
+            s.wallClock = true;
+            if (e.maxEnd > e.minStart) lives[d.domainOf[si]].push_back({e.minStart, e.maxEnd});
+            clockedSpan.add(*ses.firstNs, *ses.lastNs);
+        } else {
+            sequenceSpan.add(*ses.firstNs, *ses.lastNs);
+        }
     }
-    std::sort(lives.begin(), lives.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    UnionLength wall;
-    for (const Interval& iv : lives) wall.add(iv.start, iv.end);
-    s.wallNs = wall.length();
+    for (auto& domain : lives) {
+        std::sort(domain.begin(), domain.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+        UnionLength wall;
+        for (const Interval& iv : domain) wall.add(iv.start, iv.end);
+        s.wallNs = util::satAdd(s.wallNs, wall.length());
+    }
+    const Extent& span = clockedSpan.any ? clockedSpan : sequenceSpan;
+    if (span.any) {
+        s.spanStartNs = span.minStart;
+        s.spanEndNs = span.maxEnd;
+    }
 
     reader.query("SELECT name, source, count, COALESCE(detail, '') FROM stats ORDER BY id", [&](sqlite3_stmt* st) {
-        auto text = [&](int i) {
-            const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
-            return std::string(t ? t : "");
-        };
-        std::string line = text(0) + " x" + std::to_string(col(st, 2)) + " (" + text(1) + ")";
-        if (!text(3).empty()) line += ": " + text(3);
+        std::string line = trace::colText(st, 0) + " x" + std::to_string(colInt(st, 2)) + " (" + trace::colText(st, 1) + ")";
+        if (std::string detail = trace::colText(st, 3); !detail.empty()) line += ": " + detail;
         s.problems.push_back(line);
     });
     control.report(100, "done");

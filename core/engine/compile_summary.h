@@ -14,8 +14,9 @@
 // compile intervals in time order, and each union is a running length with O(1) memory.
 #pragma once
 
-#include "load_control.h"
-#include "span_scan.h"
+#include "core/engine/load_control.h"
+#include "core/engine/session_time.h"
+#include "core/engine/timeline/span_scan.h"
 
 #include <cstdint>
 #include <memory>
@@ -31,26 +32,55 @@ namespace cs::engine {
 
 struct TimeShare {
     std::string name;
-    std::int64_t ns = 0;     // union of its intervals (plus untimed durations)
-    std::int64_t items = 0;  // how many compile facts fed it
+    std::int64_t ns = 0;     // union of its intervals within each clock domain (plus untimed durations)
+    std::int64_t items = 0;  // how many facts fed it
 };
 
 struct SessionSummary {
     std::int64_t id = 0;
-    std::string label, runtime;
-    std::optional<std::int64_t> startNs, endNs;
+    std::string label, runtime, clock;
+    std::string command;  // command line, or the imported file
+    std::optional<std::int64_t> pid;
+    std::optional<std::int64_t> startNs, endNs;  // in the session's own clock
+    std::optional<std::int64_t> exitStatus;
+    TimeBase base = TimeBase::OwnClock;
+    std::int64_t offsetNs = 0;  // add to place the session's timestamps on the display axis
+    // The session's extent on the display axis (its lifetime, widened by its facts); unset when the
+    // session holds no time at all.
+    std::optional<std::int64_t> firstNs, lastNs;
 };
 
+// Compile accounting, defined once (docs/accounting.md). Every view shows these figures.
 struct CompileSummary {
     std::vector<SessionSummary> sessions;
     std::vector<std::pair<std::string, std::int64_t>> rowCounts;  // fact tables that have rows
-    std::int64_t wallNs = 0;     // union of the sessions' lifetimes; 0 when nothing is timed
-    std::int64_t compileNs = 0;  // union of all compile intervals + untimed compile durations
-    std::vector<TimeShare> byCategory, byRuntime;  // largest first
+    // Work that produced code: compile spans, compiled module loads, NVRTC / nvJitLink, driver JIT
+    // compiles, compiler phases, cache misses whose compile time was recorded without a span, Julia
+    // compile shares. The union of intervals within each clock domain, summed over the domains, plus
+    // durations that carry no timestamp.
+    std::int64_t compileNs = 0;
+    std::int64_t clockedCompileNs = 0;  // the part of compileNs on a wall clock (recorded or own clock)
+    // Loading code already compiled (cache-load spans, cached module loads, driver JIT cache loads):
+    // shown beside compile time, never inside it. Same union rule.
+    std::int64_t cacheLoadNs = 0;
+    std::int64_t untimedCompiles = 0;  // compile facts without a duration: a count, never "0 ns"
+    std::int64_t recompileNs = 0;      // of which recompilation, where the runtime reports it (Julia)
+    std::int64_t reportedCompileNs = 0;  // the compile time those recompile shares are of
+    bool wallClock = false;  // some session has a wall clock (recorded or its own)
+    std::int64_t wallNs = 0;  // union of the clocked sessions' lifetimes within each domain, summed
+    // The time span on the display axis: the clocked work when the trace has some, else the work laid
+    // end to end. Unset when nothing in the trace is timed.
+    std::optional<std::int64_t> spanStartNs, spanEndNs;
+    std::vector<TimeShare> byCategory, byRuntime;  // compile time, largest first
+    std::vector<TimeShare> cacheLoads;             // cache-load time by kind, largest first
     std::vector<std::string> problems;  // the trace's stats rows, one readable line each
 
-    // compileNs / wallNs, or nullopt when the wall time is unknown.
+    // clockedCompileNs / wallNs, or nullopt when there is no wall clock.
     std::optional<double> compileShare() const;
+    // recompileNs / reportedCompileNs where the runtime reported recompilation.
+    std::optional<double> recompileShare() const;
+    std::int64_t spanNs() const { return spanStartNs && spanEndNs ? *spanEndNs - *spanStartNs : 0; }
+    int sessionsOf(TimeBase base) const;
 };
 
 // Reads the trace (spans with the ordered scan of span_scan.h) and summarizes it.

@@ -1,4 +1,7 @@
-#include "finding.h"
+#include "core/engine/finding.h"
+
+#include <string_view>
+#include <utility>
 
 namespace cs::engine {
 
@@ -9,6 +12,25 @@ const char* severityName(Severity s) {
     case Severity::Error: return "error";
     }
     return "?";
+}
+
+std::string evidenceSubject(const Evidence& e) {
+    static const std::pair<std::string_view, std::string_view> kNouns[] = {
+        {"cache_lookups", "cache lookup"}, {"module_loads", "module load"},     {"spans", "span"},
+        {"counters", "counter"},           {"methods", "method"},               {"invalidation_items", "invalidation item"},
+        {"cuda_programs", "CUDA program"}, {"kernel_launches", "kernel launch"}, {"phase_timings", "compiler phase"},
+        {"steps", "step"},                 {"sessions", "session"}};
+    std::string noun = e.table;
+    for (const auto& [table, word] : kNouns)
+        if (e.table == table) noun = std::string(word);
+    if (noun.empty()) return {};
+    return e.rowId ? noun + " " + std::to_string(e.rowId) : noun;
+}
+
+std::string evidenceText(const Evidence& e) {
+    std::string subject = evidenceSubject(e);
+    if (subject.empty()) return e.note;
+    return e.note.empty() ? subject : subject + ": " + e.note;
 }
 
 }  // namespace cs::engine

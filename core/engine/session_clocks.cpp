@@ -1,4 +1,6 @@
-#include "session_clocks.h"
+#include "core/engine/session_clocks.h"
+#include "core/engine/session_time.h"
+#include "core/trace/row.h"
 
 #include <sqlite3.h>
 
@@ -12,10 +14,7 @@ namespace cs::engine {
 namespace {
 // Clocks whose readings are comparable across sessions. Anything else (empty, "relative", an
 // unknown name) is taken to count from the session's own zero.
-bool shared(const std::string& clock) {
-    return clock == "CLOCK_MONOTONIC" || clock == "CLOCK_MONOTONIC_RAW" || clock == "CLOCK_BOOTTIME" ||
-           clock == "CLOCK_REALTIME";
-}
+bool shared(const std::string& clock) { return isSharedClock(clock); }
 }  // namespace
 
 SessionClocks sessionClocks(const trace::TraceReader& reader) {
@@ -30,13 +29,13 @@ SessionClocks sessionClocks(const trace::TraceReader& reader) {
     };
     reader.query("SELECT s.id, coalesce(c.str, ''), s.start_ns FROM sessions s LEFT JOIN strings c ON c.id = s.clock_sid",
                  [&](sqlite3_stmt* st) {
-                     auto id = sqlite3_column_int64(st, 0);
+                     auto id = trace::colInt(st, 0);
                      sessions[id].clock = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
-                     if (sqlite3_column_type(st, 2) != SQLITE_NULL) lower(id, sqlite3_column_int64(st, 2));
+                     if (sqlite3_column_type(st, 2) != SQLITE_NULL) lower(id, trace::colInt(st, 2));
                  });
     auto firstOf = [&](const std::string& sql) {
         reader.query(sql, [&](sqlite3_stmt* st) {
-            if (sqlite3_column_type(st, 1) != SQLITE_NULL) lower(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
+            if (sqlite3_column_type(st, 1) != SQLITE_NULL) lower(trace::colInt(st, 0), trace::colInt(st, 1));
         });
     };
     // Each is one aggregate over an index or a small table.

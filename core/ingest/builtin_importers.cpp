@@ -1,13 +1,13 @@
 // The one place that lists the importers of this build. Add a line per new importer.
-#include "importer_registry.h"
-#include "julia_collector_importer.h"
-#include "julia_invalidations_importer.h"
-#include "julia_timing_importer.h"
-#include "julia_trees_importer.h"
-#include "nvcc_time_importer.h"
-#include "warp_log_importer.h"
-#include "warp_probe_importer.h"
-#include "tef_importer.h"
+#include "core/ingest/importer_registry.h"
+#include "core/ingest/julia/julia_collector_importer.h"
+#include "core/ingest/julia/julia_invalidations_importer.h"
+#include "core/ingest/julia/julia_timing_importer.h"
+#include "core/ingest/julia/julia_trees_importer.h"
+#include "core/ingest/nvcc_time_importer.h"
+#include "core/ingest/warp/warp_log_importer.h"
+#include "core/ingest/warp/warp_probe_importer.h"
+#include "core/ingest/tef/tef_importer.h"
 
 namespace cs::ingest {
 

@@ -1,6 +1,6 @@
-#include "import_files.h"
+#include "core/ingest/import_files.h"
 
-#include "trace_merge.h"
+#include "core/ingest/trace_merge.h"
 
 #include "core/trace/reader.h"
 

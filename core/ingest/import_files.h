@@ -4,7 +4,7 @@
 // fail with a message naming it, and must not leave a half-written trace behind.
 #pragma once
 
-#include "importer_registry.h"
+#include "core/ingest/importer_registry.h"
 
 #include <stdexcept>
 #include <string>

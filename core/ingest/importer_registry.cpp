@@ -1,4 +1,4 @@
-#include "importer_registry.h"
+#include "core/ingest/importer_registry.h"
 
 namespace cs::ingest {
 

@@ -1,7 +1,7 @@
 // The list of importers and the sniffing that picks one for a file.
 #pragma once
 
-#include "importer.h"
+#include "core/ingest/importer.h"
 
 #include <memory>
 #include <string>

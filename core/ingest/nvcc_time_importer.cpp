@@ -1,6 +1,6 @@
-#include "nvcc_time_importer.h"
+#include "core/ingest/nvcc_time_importer.h"
 
-#include "text_util.h"
+#include "core/formats/text_util.h"
 
 #include <cmath>
 #include <string>

@@ -10,7 +10,7 @@
 // start times in these files, so start_ns stays NULL.
 #pragma once
 
-#include "importer.h"
+#include "core/ingest/importer.h"
 
 namespace cs::ingest {
 

@@ -1,4 +1,4 @@
-#include "trace_merge.h"
+#include "core/ingest/trace_merge.h"
 
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"

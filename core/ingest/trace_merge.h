@@ -10,7 +10,7 @@
 // not exist is stored as NULL and counted in stats.
 #pragma once
 
-#include "importer.h"
+#include "core/ingest/importer.h"
 
 namespace cs::trace {
 class TraceReader;

@@ -1,6 +1,6 @@
-#include "html_builder.h"
+#include "core/report/html_builder.h"
 
-#include "sha256.h"
+#include "core/report/sha256.h"
 
 #include "core/util/utf8.h"
 

@@ -1,34 +1,33 @@
 // Assembles the report: collects each trace's facts, renders the sections into the body, then writes
 // the head last, because the Content-Security-Policy must list the hashes of the inline blocks.
-#include "report.h"
+#include "core/report/report.h"
 
-#include "html_builder.h"
-#include "report_assets.h"
-#include "sections.h"
+#include "core/report/html_builder.h"
+#include "core/report/report_assets.h"
+#include "core/report/sections.h"
 
-#include "core/engine/all_findings.h"
-#include "core/engine/cache_analysis.h"
-#include "core/trace/reader.h"
+#include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
 
 #include <sstream>
 
 namespace cs::report {
 
-TraceReport collectTrace(const trace::TraceReader& reader, const std::string& label, const ReportOptions& options) {
+TraceReport collectTrace(std::shared_ptr<const engine::TraceAnalysis> analysis, const std::string& label) {
     TraceReport r;
-    r.path = reader.path();
+    const engine::TraceAnalysis& a = *analysis;
+    r.path = a.path;
     r.label = label;
-    r.clocks = engine::sessionClocks(reader);
-    auto cache = engine::analyseCache(reader);
-    collectSummary(reader, *cache, r);
-    r.findings = engine::collectFindings(reader);
-    collectTimeline(reader, r, options.timelineBuckets);
-    collectCacheMisses(*cache, r);
-    collectRepeatedHashes(reader, r);
-    collectInvalidations(reader, r);
-    collectPhases(reader, r);
-    collectSamples(reader, r);
+    collectSummary(a, r);
+    r.findings = a.findings;
+    r.timeline = a.digest;
+    if (a.cache) collectCacheMisses(*a.cache, r);
+    if (a.modules) collectRepeatedHashes(*a.modules, r);
+    collectInvalidations(a, r);
+    r.phases = a.facts.phases;
+    r.samples = a.facts.samples;
+    r.launchTopology = a.facts.launchTopology;
+    r.analysis = std::move(analysis);
     return r;
 }
 
@@ -41,11 +40,13 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
     j.beginObject().key("format").value("compilescope-report-1").key("traces").beginArray();
     for (const auto& t : traces) {
         const Summary& s = t.summary;
-        bool pass = true;
-        for (const auto& a : s.acceptance) pass = pass && a.pass;
         j.beginObject().key("label").value(t.label).key("path").value(truncateUtf8(t.path, 4096));
-        j.key("acceptance").value(s.acceptance.empty() ? "not-applicable" : pass ? "pass" : "fail");
+        j.key("acceptance").value(engine::verdictName(s.verdict.state));
         j.key("sessions").value(s.sessions).key("lookups").value(s.lookups).key("misses").value(s.misses);
+        j.key("compile_ns").value(s.compileNs).key("cache_load_ns").value(s.cacheLoadNs);
+        j.key("untimed_compiles").value(s.untimedCompiles);
+        j.key("time_span_ns").value(s.startNs && s.endNs ? *s.endNs - *s.startNs : 0);
+        j.key("module_names").value(t.modules.modules);
         j.key("module_loads").value(s.moduleLoads).key("modules_compiled").value(s.modulesCompiled);
         j.key("repeated_module_names").value(t.modules.repeated);
         j.key("invalidation_items").value(t.invalidations.items);
@@ -129,10 +130,10 @@ std::string renderReport(const std::vector<TraceReport>& traces, const ReportOpt
 void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out) {
     std::vector<TraceReport> traces;
     for (size_t i = 0; i < tracePaths.size(); ++i) {
-        auto reader = trace::TraceReader::open(tracePaths[i]);
         std::string label(1, static_cast<char>('A' + static_cast<int>(i % 26)));
         if (i >= 26) label += std::to_string(i / 26);
-        traces.push_back(collectTrace(*reader, label, options));
+        traces.push_back(collectTrace(engine::analyseTraceFile(tracePaths[i], {.timelineBuckets = options.timelineBuckets}),
+                                      label));
     }
     out << renderReport(traces, options);
 }

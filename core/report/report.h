@@ -8,34 +8,38 @@
 // even a missed escape could not run script or load anything.
 #pragma once
 
-#include "report_model.h"
+#include "core/report/report_model.h"
 
 #include <ostream>
 #include <string>
 #include <vector>
 
-namespace cs::trace {
-class TraceReader;
+namespace cs::measure {
+struct Ledger;  // core/measure/ledger.h
 }
 
 namespace cs::report {
 
-struct Ledger;
+using measure::Ledger;
+
 
 struct ReportOptions {
     std::string title = "compile report";
     std::string generator = "compilescope";  // who wrote the file, shown in the footer
     int timelineBuckets = 200;
-    const Ledger* ledger = nullptr;  // seed 002's ledger, rendered in the comparison section
+    const Ledger* ledger = nullptr;  // the measured-options ledger, rendered in the comparison section
 };
 
-// Reads every section's facts from one trace. `label` names it in a multi-trace report ("A", "B").
-TraceReport collectTrace(const trace::TraceReader& reader, const std::string& label, const ReportOptions& options);
+// Shapes one trace's analysis for the sections. `label` names it in a multi-trace report ("A", "B").
+// The analysis should carry a timeline digest (AnalysisOptions::timelineBuckets), or the timeline
+// section is empty.
+TraceReport collectTrace(std::shared_ptr<const engine::TraceAnalysis> analysis, const std::string& label);
 
 // The whole document for already collected traces (the first is the comparison's baseline).
 std::string renderReport(const std::vector<TraceReport>& traces, const ReportOptions& options);
 
-// Opens each trace (throws trace::TraceError for an unreadable one), collects and writes the report.
+// Opens and analyses each trace once (throws trace::TraceError for an unreadable one) and writes the
+// report.
 void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out);
 
 }  // namespace cs::report

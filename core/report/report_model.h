@@ -1,69 +1,51 @@
-// What the HTML report knows about one trace: the facts each section renders, gathered once.
+// What the HTML report shows of one trace: the engine's analysis (trace_analysis.h), shaped for
+// the sections.
 //
-// Why a model between SQL and HTML: the report must stay small and fast on a 1M-event trace, so each
-// section reduces its rows while reading them (buckets for the timeline, groups for modules and
-// phases, the first N rows of long lists with the total beside them); the renderers then only format.
-// The GUI's export calls the same collectors and renderers through writeReport().
+// Why a model between the analysis and HTML: each section wants its own cut of the analysis (the
+// first N rows of long lists with the total beside them, trees cut at a node budget); the shaping
+// happens once here and the renderers only format. Nothing in the report reads the trace: every
+// figure comes from the analysis, so the report, the CLI and the GUI agree. The GUI's export calls
+// the same functions through writeReport().
 #pragma once
 
 #include "core/engine/finding.h"
-#include "core/engine/session_clocks.h"
+#include "core/engine/trace_analysis.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cs::report {
 
-// Rows shown of long lists; the section says how many more the trace holds.
-constexpr size_t kMaxListedRows = 300;
+using engine::kMaxListedRows;
+using engine::FamilyCount;
+using engine::StatRow;
+using engine::AcceptanceRule;
+using engine::PhaseRow;
+using engine::Phases;
+using Timeline = engine::TimelineDigest;
+using TimelineLane = engine::DigestLane;
 
-struct FamilyCount {
-    std::string family;
-    std::int64_t rows = 0;
-};
-
-struct StatRow {
-    std::string name, source, detail;
-    std::int64_t count = 0;
-};
-
-// The seed 000 acceptance rule, judged per cache: misses == entries, no miss after the first step.
-struct AcceptanceRule {
-    std::string rule;    // "misses == entries"
-    std::string scope;   // cache or program the rule was judged on
-    bool pass = true;
-    std::string detail;  // the numbers behind the verdict
-};
-
+// The summary tiles and verdict, every figure taken from the engine's analysis.
 struct Summary {
     std::int64_t sessions = 0, unfinishedSessions = 0;
     std::vector<std::string> runtimes;
-    std::optional<std::int64_t> startNs, endNs;
+    std::optional<std::int64_t> startNs, endNs;  // the analysis's time span (display axis)
     std::vector<FamilyCount> families;
     std::vector<StatRow> stats;
-    std::int64_t lookups = 0, misses = 0, compileNs = 0;  // cache lookups, and their compile time
+    std::int64_t statKinds = 0;
+    std::int64_t lookups = 0, misses = 0;
+    std::int64_t compileNs = 0, cacheLoadNs = 0, untimedCompiles = 0;
+    std::optional<double> compileShare;  // only with a wall clock
+    std::optional<double> recompileShare;
+    std::string timeBases;  // "2 sessions on a recorded clock, 1 sequence only"
     std::int64_t moduleLoads = 0, modulesCompiled = 0, moduleNs = 0;
-    std::int64_t cudaPrograms = 0, cudaNs = 0;
+    std::int64_t cudaPrograms = 0;
     std::int64_t phaseRows = 0, phaseNs = 0;
-    std::vector<AcceptanceRule> acceptance;  // empty: the trace has no cache facts to judge
-    std::string acceptanceSource;            // which code judged it
-};
-
-// The timeline, reduced to a fixed number of buckets per lane whatever the trace's size.
-struct TimelineLane {
-    std::string name;
-    std::int64_t events = 0, busyNs = 0;
-    std::vector<std::int64_t> bucketBusyNs, bucketEvents;
-    bool marks = false;  // instants (cache misses): drawn as ticks, not bars
-};
-
-struct Timeline {
-    std::int64_t startNs = 0, endNs = 0;
-    int buckets = 0;
-    std::vector<TimelineLane> lanes;
+    engine::AcceptanceVerdict verdict;
 };
 
 struct KeyChange {
@@ -115,21 +97,11 @@ struct Invalidations {
     std::string source;
 };
 
-struct PhaseRow {
-    std::string tool, phase, arch;
-    std::int64_t count = 0, totalNs = 0, maxNs = 0;
-};
 
-struct Phases {
-    std::int64_t timings = 0, totalNs = 0;
-    std::vector<PhaseRow> rows;
-};
 
 struct TraceReport {
     std::string path, label;
-    // Where each session sits on the display axis (each clock domain from zero); read once, used by
-    // the summary's time span and the timeline.
-    engine::SessionClocks clocks;
+    std::shared_ptr<const engine::TraceAnalysis> analysis;  // what every section renders
     Summary summary;
     std::vector<engine::Finding> findings;
     Timeline timeline;

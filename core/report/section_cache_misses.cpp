@@ -1,11 +1,11 @@
 // Cache misses with reasons: for each miss the replay engine found (engine/miss_attribution.h), the
 // key components that moved since the nearest earlier entry of the same program, with before and
 // after values ("shape of arg 2: 128x64 -> 100x64"), or the redefined methods that poisoned it.
-// Device and Host fields that changed alongside are shown greyed: seed 000 keeps them out of the key,
+// Device and Host fields that changed alongside are shown greyed: the ReactantNitro guide (docs/cache-replay.md) keeps them out of the key,
 // so they are never the cause.
-#include "sections.h"
+#include "core/report/sections.h"
 
-#include "core/engine/cache_analysis.h"
+#include "core/engine/cache/cache_analysis.h"
 #include "core/util/units.h"
 
 namespace cs::report {

@@ -1,4 +1,4 @@
-#include "sections.h"
+#include "core/report/sections.h"
 
 #include <algorithm>
 #include <string>

@@ -1,16 +1,13 @@
 // Comparison of two or more traces: the first is the baseline, each other one a candidate.
 //
 // Samples are the durations the traces record per phase, module, program and CUDA program (one
-// sample per row), plus whole-trace totals. Each metric gets medians, the delta and seed 002's verdict
-// (comparison.h); a changed launch topology marks the comparison refused, as the seed's `compare`
-// does. The seed's ledger (option | measured | why not taken | to take it) follows when given.
-#include "comparison.h"
-#include "ledger.h"
-#include "sections.h"
-#include "sql_row.h"
+// sample per row), plus whole-trace totals. Each metric gets medians, the delta and the noise-band verdict
+// (comparison.h); a changed launch topology marks the comparison refused, as the guide's `compare`
+// does. the guide's ledger (option | measured | why not taken | to take it) follows when given.
+#include "core/measure/comparison.h"
+#include "core/measure/ledger.h"
+#include "core/report/sections.h"
 
-#include "core/trace/reader.h"
-#include "core/trace/schema.h"
 #include "core/util/units.h"
 
 #include <compilescope/trace_constants.h>
@@ -20,63 +17,10 @@
 
 namespace cs::report {
 
-namespace {
-constexpr size_t kMaxMetrics = 200;
-}
-
-void collectSamples(const trace::TraceReader& reader, TraceReport& r) {
-    auto& s = r.samples;
-    std::int64_t total = 0;
-    reader.query("SELECT tool, coalesce(ph.str, ''), dur_ns, parent_id IS NULL FROM phase_timings t "
-                 "LEFT JOIN strings ph ON ph.id = t.phase_sid",
-                 [&](sqlite3_stmt* st) {
-                     s["phase " + std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))) + " " +
-                       colText(st, 1)]
-                         .push_back(colInt(st, 2));
-                     if (colInt(st, 3)) total += colInt(st, 2);
-                 });
-    reader.query("SELECT coalesce(n.str, ''), coalesce(m.dur_ns, 0) FROM module_loads m "
-                 "LEFT JOIN strings n ON n.id = m.name_sid",
-                 [&](sqlite3_stmt* st) {
-                     s["module " + colText(st, 0)].push_back(colInt(st, 1));
-                     total += colInt(st, 1);
-                 });
-    reader.query("SELECT coalesce(p.str, ''), c.compile_ns FROM cache_lookups c LEFT JOIN strings p ON p.id = "
-                 "c.program_sid WHERE c.verdict = " + std::to_string(CS_VERDICT_MISS) + " AND c.compile_ns IS NOT NULL",
-                 [&](sqlite3_stmt* st) {
-                     s["program " + colText(st, 0)].push_back(colInt(st, 1));
-                     total += colInt(st, 1);
-                 });
-    reader.query("SELECT api, coalesce(n.str, ''), coalesce(c.dur_ns, 0) FROM cuda_programs c "
-                 "LEFT JOIN strings n ON n.id = c.name_sid",
-                 [&](sqlite3_stmt* st) {
-                     s[std::string(trace::enumName("cuda_api", static_cast<int>(colInt(st, 0)))) + " " + colText(st, 1)]
-                         .push_back(colInt(st, 2));
-                     total += colInt(st, 2);
-                 });
-    // Keep the metrics that cost most; a trace with a million distinct names stays comparable.
-    if (s.size() > kMaxMetrics) {
-        std::vector<std::pair<std::int64_t, std::string>> cost;
-        for (const auto& [k, v] : s) {
-            std::int64_t sum = 0;
-            for (auto x : v) sum += x;
-            cost.push_back({sum, k});
-        }
-        std::nth_element(cost.begin(), cost.begin() + kMaxMetrics, cost.end(), std::greater<>());
-        for (size_t i = kMaxMetrics; i < cost.size(); ++i) s.erase(cost[i].second);
-    }
-    s["total recorded compile time"] = {total};
-    reader.query("SELECT coalesce(n.str, ''), coalesce(grid_x, 0), coalesce(grid_y, 0), coalesce(grid_z, 0), "
-                 "coalesce(block_x, 0), coalesce(block_y, 0), coalesce(block_z, 0), count(*) FROM kernel_launches k "
-                 "LEFT JOIN strings n ON n.id = k.name_sid GROUP BY 1, 2, 3, 4, 5, 6, 7",
-                 [&](sqlite3_stmt* st) {
-                     std::string key = colText(st, 0) + " grid(" + std::to_string(colInt(st, 1)) + "," +
-                                       std::to_string(colInt(st, 2)) + "," + std::to_string(colInt(st, 3)) + ") block(" +
-                                       std::to_string(colInt(st, 4)) + "," + std::to_string(colInt(st, 5)) + "," +
-                                       std::to_string(colInt(st, 6)) + ")";
-                     r.launchTopology[key] += colInt(st, 7);
-                 });
-}
+using measure::compareAll;
+using measure::CompareVerdict;
+using measure::compareVerdictName;
+using measure::topologyDifferences;
 
 namespace {
 std::string ms(double ns) { return util::formatDuration(static_cast<std::int64_t>(std::llround(ns))); }

@@ -1,6 +1,6 @@
 // Findings with fixes: every analysis's conclusions (engine/all_findings.h), the same list the CLI's
 // `findings` prints and the GUI shows, most severe and most costly first.
-#include "sections.h"
+#include "core/report/sections.h"
 
 #include "core/util/units.h"
 
@@ -28,10 +28,12 @@ void renderFinding(HtmlBuilder& h, const engine::Finding& f) {
     if (!f.mechanism.empty()) h.leaf("dt", "why").open("dd").shortText(f.mechanism, 2000).close();
     if (!f.fix.empty()) h.leaf("dt", "fix").open("dd", {{"class", "fix"}}).shortText(f.fix, 2000).close();
     if (!f.evidence.empty()) {
-        h.leaf("dt", "evidence (" + std::to_string(f.evidence.size()) + " rows)").open("dd").open("ul");
+        h.leaf("dt", "evidence (" + std::to_string(f.evidence.size()) + ")").open("dd").open("ul");
         for (size_t i = 0; i < f.evidence.size() && i < 50; ++i) {
             const auto& e = f.evidence[i];
-            h.open("li").open("code").shortText(e.table, 40).text("#").text(std::to_string(e.rowId)).close();
+            // Named as the user knows it ("cache lookup 13"), never by table and row id.
+            h.open("li");
+            if (std::string subject = engine::evidenceSubject(e); !subject.empty()) h.open("code").shortText(subject, 60).close();
             if (!e.note.empty()) h.text(" ").shortText(e.note, 300);
             h.close();
         }

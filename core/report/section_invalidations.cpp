@@ -1,5 +1,5 @@
 // Invalidation trees: which method insertion or deletion invalidated which compiled code, and what
-// the recompilation cost (seed 003: `show` on a Type invalidated Enzyme.__init__, ~18-30 s at load).
+// the recompilation cost (the Enzyme.jl #776 case (docs/invalidations.md): `show` on a Type invalidated Enzyme.__init__, ~18-30 s at load).
 // The trees are the engine's (engine/invalidation_trees.h, SnoopCompile's semantics, costs joined
 // from the trace's compile timings); a log the builder cannot read is listed raw, and its problems
 // are named.
@@ -7,12 +7,9 @@
 // Rendered as nested <details> elements, so the trees collapse without any script; each node shows
 // its children count and the recompile time of its subtree. Cut at kMaxListedRows children per node
 // and kNodeBudget nodes per trace, and the cut is stated.
-#include "sections.h"
-#include "sql_row.h"
+#include "core/report/sections.h"
 
-#include "core/engine/invalidation_load.h"
-#include "core/trace/reader.h"
-#include "core/trace/schema.h"
+#include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
 
 #include <algorithm>
@@ -89,44 +86,31 @@ private:
 };
 
 // Without trees (a log format the builder does not know): the items as recorded, per list.
-void rawItems(const trace::TraceReader& reader, Invalidations& inv) {
+void rawItems(const std::vector<engine::RawInvalidationList>& lists, Invalidations& inv) {
     inv.trees.clear();
-    inv.source = "raw tables (invalidation_items in log order; the tree builder recognised no tree in them)";
-    std::map<std::pair<std::int64_t, std::int64_t>, size_t> groups;
-    reader.query("SELECT session_id, list, kind, coalesce(text_sid, 0) FROM invalidation_items "
-                 "ORDER BY session_id, list, ordinal",
-                 [&](sqlite3_stmt* st) {
-                     std::pair<std::int64_t, std::int64_t> key{colInt(st, 0), colInt(st, 1)};
-                     auto it = groups.find(key);
-                     if (it == groups.end()) {
-                         InvalidationNode root;
-                         root.kind = "list";
-                         root.label = "session " + std::to_string(key.first) + ", " +
-                                      std::string(trace::enumName("invalidation_list", static_cast<int>(key.second))) +
-                                      " list";
-                         inv.trees.push_back(std::move(root));
-                         it = groups.emplace(key, inv.trees.size() - 1).first;
-                     }
-                     InvalidationNode& root = inv.trees[it->second];
-                     ++root.children;
-                     if (root.kids.size() < kMaxListedRows)
-                         root.kids.push_back(leafNode(reader.str(colInt(st, 3)),
-                                                     std::string(trace::enumName("invalidation_item_kind",
-                                                                                 static_cast<int>(colInt(st, 2))))));
-                 });
+    inv.source = "the items as recorded, in log order (the tree builder recognised no tree in them)";
+    for (const auto& l : lists) {
+        InvalidationNode root;
+        root.kind = "list";
+        root.label = "session " + std::to_string(l.sessionId) + ", " + l.list + " list";
+        root.children = l.items;
+        for (const auto& item : l.first) root.kids.push_back(leafNode(item.text, item.kind));
+        inv.trees.push_back(std::move(root));
+    }
     inv.roots = static_cast<std::int64_t>(inv.trees.size());
 }
 }  // namespace
 
-void collectInvalidations(const trace::TraceReader& reader, TraceReport& r) {
+void collectInvalidations(const engine::TraceAnalysis& analysis, TraceReport& r) {
     Invalidations& inv = r.invalidations;
-    auto forest = engine::loadInvalidationTrees(reader);
+    if (!analysis.invalidations) return;
+    const engine::InvalidationForest* forest = analysis.invalidations.get();
     inv.items = forest->items + forest->printedLines;
     if (inv.items == 0) return;
     for (const auto& p : forest->problems)
         inv.problems.push_back(p.what + (p.items ? " (" + std::to_string(p.items) + " items)" : ""));
     if (forest->trees.empty()) {
-        rawItems(reader, inv);
+        rawItems(analysis.facts.rawInvalidations, inv);
         return;
     }
     inv.source = "the tree builder (SnoopCompile's semantics" +

@@ -1,29 +1,12 @@
 // Compiler phases: nvcc --time, NVRTC --time and -ftime-trace phase timings, summed per tool, phase
 // and architecture, so a user sees whether cicc, ptxas or the host compiler dominates.
-#include "sections.h"
-#include "sql_row.h"
+#include "core/report/sections.h"
 
-#include "core/trace/reader.h"
-#include "core/trace/schema.h"
 #include "core/util/units.h"
 
 #include <algorithm>
 
 namespace cs::report {
-
-void collectPhases(const trace::TraceReader& reader, TraceReport& r) {
-    Phases& p = r.phases;
-    reader.query("SELECT count(*), coalesce(sum(CASE WHEN parent_id IS NULL THEN dur_ns END), 0) FROM phase_timings",
-                 [&](sqlite3_stmt* st) { p.timings = colInt(st, 0), p.totalNs = colInt(st, 1); });
-    reader.query("SELECT tool, coalesce(ph.str, ''), coalesce(a.str, ''), count(*), sum(dur_ns), max(dur_ns) "
-                 "FROM phase_timings t LEFT JOIN strings ph ON ph.id = t.phase_sid "
-                 "LEFT JOIN strings a ON a.id = t.arch_sid GROUP BY tool, t.phase_sid, t.arch_sid "
-                 "ORDER BY sum(dur_ns) DESC, tool, ph.str LIMIT " + std::to_string(kMaxListedRows),
-                 [&](sqlite3_stmt* st) {
-                     p.rows.push_back({std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))),
-                                       colText(st, 1), colText(st, 2), colInt(st, 3), colInt(st, 4), colInt(st, 5)});
-                 });
-}
 
 void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
     std::int64_t rows = 0;

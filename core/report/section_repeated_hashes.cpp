@@ -1,74 +1,49 @@
-// Repeated hashes: Warp-style module loads grouped by module name and device, with every identity
-// (hash, block_dim) each name was built under.
+// Repeated hashes: Warp-style module loads grouped by module name (per session), with every
+// identity (hash, block_dim, ...) each name was built under, from the engine's module report.
 //
-// Why group by name: seed 002's diagnosis starts from "one module name, several hashes" (identity
+// Why group by name: the Warp guide's (docs/warp.md) diagnosis starts from "one module name, several hashes" (identity
 // churn: its kernel set, options or generic instances changed after it first loaded) and "one module
 // name, several block_dim values" (the whole module recompiled per block dimension). Both are visible
 // from the loads alone; the Warp engine's findings add the mechanism and the fix.
-#include "sections.h"
-#include "sql_row.h"
+#include "core/report/sections.h"
 
-#include "core/trace/reader.h"
+#include "core/engine/warp/warp_modules.h"
 #include "core/util/units.h"
 
-#include <compilescope/trace_constants.h>
-
 #include <algorithm>
-#include <map>
-#include <set>
 
 namespace cs::report {
 
-void collectRepeatedHashes(const trace::TraceReader& reader, TraceReport& r) {
+void collectRepeatedHashes(const engine::warp::ModuleReport& report, TraceReport& r) {
     RepeatedHashes& out = r.modules;
-    out.source = "raw tables (module_loads grouped by name and device)";
-    struct Acc {
+    out.source = "the module identity analysis (one row per module name and session, identities in load order)";
+    for (const engine::warp::ModuleSummary& m : report.modules) {
         ModuleGroup g;
-        std::set<std::string> hashes;
-        std::set<std::int64_t> dims;
-        std::set<std::pair<std::string, std::int64_t>> identities;
-    };
-    std::map<std::pair<std::int64_t, std::int64_t>, Acc> groups;  // (name sid, device sid)
-    std::vector<std::pair<std::int64_t, std::int64_t>> order;
-    reader.query("SELECT name_sid, device_sid, hash_sid, block_dim, result, coalesce(dur_ns, 0) FROM module_loads "
-                 "ORDER BY coalesce(start_ns, 0), id",
-                 [&](sqlite3_stmt* st) {
-                     std::pair<std::int64_t, std::int64_t> key{colInt(st, 0), colInt(st, 1)};
-                     auto [it, fresh] = groups.try_emplace(key);
-                     Acc& a = it->second;
-                     if (fresh) order.push_back(key);
-                     ++a.g.loads;
-                     auto result = colInt(st, 4);
-                     a.g.compiled += result == CS_MODULE_COMPILED;
-                     a.g.cached += result == CS_MODULE_CACHED;
-                     a.g.errors += result == CS_MODULE_ERROR;
-                     a.g.totalNs += colInt(st, 5);
-                     std::string hash = reader.str(colInt(st, 2));
-                     auto dim = colOpt(st, 3);
-                     if (!hash.empty() && a.hashes.insert(hash).second && a.g.hashes.size() < 12)
-                         a.g.hashes.push_back(hash);
-                     if (dim && a.dims.insert(*dim).second && a.g.blockDims.size() < 12) a.g.blockDims.push_back(*dim);
-                     a.identities.insert({hash, dim.value_or(-1)});
-                 });
-    for (const auto& key : order) {
-        Acc& a = groups[key];
-        a.g.name = reader.str(key.first);
-        a.g.device = reader.str(key.second);
-        if (a.hashes.size() > 1)
-            a.g.notes.push_back(std::to_string(a.hashes.size()) +
-                                " hashes: identity churn (kernel set, options or generic instances changed after "
-                                "the first load)");
-        if (a.dims.size() > 1)
-            a.g.notes.push_back(std::to_string(a.dims.size()) +
-                                " block_dim values: the whole module is compiled once per block dimension");
-        if (a.g.compiled > static_cast<std::int64_t>(a.identities.size()))
-            a.g.notes.push_back("compiled " + std::to_string(a.g.compiled) + " times for " +
-                                std::to_string(a.identities.size()) + " identities: the cache was not reused");
-        if (a.g.errors) a.g.notes.push_back(std::to_string(a.g.errors) + " load(s) failed");
+        g.name = m.name;
+        for (const auto& d : m.devices) g.device += (g.device.empty() ? "" : ", ") + d;
+        g.loads = static_cast<std::int64_t>(m.loads.size());
+        g.compiled = m.compiled;
+        g.cached = m.cached;
+        g.errors = m.errors;
+        g.totalNs = m.totalNs;
+        for (size_t i = 0; i < m.hashes.size() && i < 12; ++i) g.hashes.push_back(m.hashes[i]);
+        for (size_t i = 0; i < m.blockDims.size() && i < 12; ++i) g.blockDims.push_back(m.blockDims[i]);
+        const auto identities = static_cast<std::int64_t>(m.identities.size());
+        if (m.hashes.size() > 1)
+            g.notes.push_back(std::to_string(m.hashes.size()) +
+                              " hashes: identity churn (kernel set, options or generic instances changed after "
+                              "the first load)");
+        if (m.blockDims.size() > 1)
+            g.notes.push_back(std::to_string(m.blockDims.size()) +
+                              " block_dim values: the whole module is compiled once per block dimension");
+        if (g.compiled > identities)
+            g.notes.push_back("compiled " + std::to_string(g.compiled) + " times for " + std::to_string(identities) +
+                              " identities: the cache was not reused");
+        if (g.errors) g.notes.push_back(std::to_string(g.errors) + " load(s) failed");
         ++out.modules;
-        a.g.repeated = a.identities.size() > 1;
-        if (a.g.repeated) ++out.repeated;
-        out.rows.push_back(std::move(a.g));
+        g.repeated = identities > 1;
+        if (g.repeated) ++out.repeated;
+        out.rows.push_back(std::move(g));
     }
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const ModuleGroup& a, const ModuleGroup& b) {
         if (a.repeated != b.repeated) return a.repeated;

@@ -1,130 +1,69 @@
 // Summary and acceptance verdict: what the trace holds, where the compile time went, and whether the
-// run passes seed 000's acceptance check.
+// run passes the acceptance check.
 //
-// The verdict is the replay engine's (engine/acceptance.h): "Check that misses == entries and that
-// misses does not grow with the number of steps. Both counters are cumulative, so a miss that is not
-// also a new entry is a program compiled twice", plus the expected program count. A trace with
-// cache_stats() counters but no lookups is still judged on misses == entries from the counters.
-#include "sections.h"
-#include "sql_row.h"
+// Every figure is the engine's (engine/trace_analysis.h): compile time and cache-load time as
+// docs/accounting.md defines them, the time span of the clocked work, and the verdict judged once by
+// engine/cache/verdict.h ("misses == entries" and no miss after the first step; from the replay
+// when lookups were recorded, from the runtime's cache_stats() counters otherwise).
+#include "core/report/sections.h"
 
-#include "core/engine/cache_analysis.h"
-#include "core/trace/reader.h"
-#include "core/trace/schema.h"
+#include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
 
 #include <compilescope/trace_constants.h>
 
-#include <map>
+#include <cmath>
 #include <set>
 
 namespace cs::report {
 
 namespace {
-// The engine's verdict (engine/acceptance.h), as rows: the seed's three rules always, then every
-// other broken rule (the replay disagreeing with the runtime, cache_stats() disagreeing).
-void acceptanceFromEngine(const engine::CacheAnalysis& cache, Summary& s) {
-    const engine::AcceptanceResult& a = cache.acceptance;
-    std::map<std::string, std::vector<std::string>> failed;
-    std::vector<std::string> order;
-    for (const auto& f : a.failures) {
-        if (!failed.count(f.rule)) order.push_back(f.rule);
-        failed[f.rule].push_back(f.reason);
+std::string timeBases(const engine::CompileSummary& s) {
+    std::string out;
+    for (auto base : {engine::TimeBase::Recorded, engine::TimeBase::OwnClock, engine::TimeBase::Sequence,
+                      engine::TimeBase::Untimed}) {
+        int n = s.sessionsOf(base);
+        if (!n) continue;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(n) + " " + engine::timeBaseName(base);
     }
-    auto row = [&](const std::string& rule, const std::string& passDetail) {
-        auto it = failed.find(rule);
-        if (it == failed.end()) {
-            s.acceptance.push_back({rule, "whole trace", true, passDetail});
-            return;
-        }
-        std::string detail;
-        for (size_t i = 0; i < it->second.size() && i < 5; ++i) detail += (i ? "; " : "") + it->second[i];
-        if (it->second.size() > 5) detail += "; and " + std::to_string(it->second.size() - 5) + " more";
-        s.acceptance.push_back({rule, "whole trace", false, detail});
-    };
-    row("misses == entries", "misses " + std::to_string(a.counts.misses) + ", entries " + std::to_string(a.counts.entries));
-    row("no miss after the first step", "no program missed after the step it was first used at");
-    if (a.expected)
-        row("expected program count", "compiled " + std::to_string(a.counts.misses) + ", expected " +
-                                          std::to_string(*a.expected) +
-                                          (a.derived.basis.empty() ? "" : " (" + a.derived.basis + ")"));
-    for (const auto& rule : order)
-        if (rule != "misses == entries" && rule != "no miss after the first step" && rule != "expected program count")
-            row(rule, "");
-    s.acceptanceSource = "the replay engine: the trace's lookups replayed in order, checked against the runtime's "
-                         "own verdicts and cache_stats() counters";
-}
-
-// Without lookups the runtime's counters can still be judged: misses == entries per cache.
-void acceptanceFromCounters(const trace::TraceReader& reader, Summary& s) {
-    std::map<std::pair<std::int64_t, std::string>, std::map<std::string, std::int64_t>> last;
-    reader.query("SELECT c.session_id, coalesce(sc.str, ''), n.str, c.value FROM counters c "
-                 "JOIN strings n ON n.id = c.name_sid LEFT JOIN strings sc ON sc.id = c.scope_sid "
-                 "WHERE n.str IN ('hits', 'misses', 'entries') ORDER BY c.session_id, c.ts_ns, c.id",
-                 [&](sqlite3_stmt* st) { last[{colInt(st, 0), colText(st, 1)}][colText(st, 2)] = colInt(st, 3); });
-    for (const auto& [key, values] : last) {
-        auto m = values.find("misses"), e = values.find("entries");
-        if (m == values.end() || e == values.end()) continue;
-        std::string scope = key.second.empty() ? "session " + std::to_string(key.first)
-                                               : key.second + " (session " + std::to_string(key.first) + ")";
-        std::string detail = "misses " + std::to_string(m->second) + ", entries " + std::to_string(e->second);
-        if (m->second > e->second) detail += ": " + std::to_string(m->second - e->second) + " program(s) compiled twice";
-        s.acceptance.push_back({"misses == entries", scope, m->second == e->second, detail});
-    }
-    s.acceptanceSource = "the trace's own cache_stats() counters (no lookups recorded to replay)";
+    return out;
 }
 }  // namespace
 
-void collectSummary(const trace::TraceReader& reader, const engine::CacheAnalysis& cache, TraceReport& r) {
+void collectSummary(const engine::TraceAnalysis& a, TraceReport& r) {
     Summary& s = r.summary;
+    const engine::CompileSummary& c = a.summary;
     std::set<std::string> runtimes;
-    // On the display axis, where each clock domain starts at zero (engine/session_clocks.h).
-    const engine::SessionClocks& clocks = r.clocks;
-    reader.query("SELECT s.start_ns, s.end_ns, coalesce(rt.str, ''), s.id FROM sessions s "
-                 "LEFT JOIN strings rt ON rt.id = s.runtime_sid ORDER BY s.id",
-                 [&](sqlite3_stmt* st) {
-                     ++s.sessions;
-                     auto start = colOpt(st, 0), end = colOpt(st, 1);
-                     const std::int64_t off = clocks.offsetOf(colInt(st, 3));
-                     if (start) *start += off;
-                     if (end) *end += off;
-                     if (!end) ++s.unfinishedSessions;
-                     if (start && (!s.startNs || *start < *s.startNs)) s.startNs = start;
-                     if (end && (!s.endNs || *end > *s.endNs)) s.endNs = end;
-                     std::string rt = colText(st, 2);
-                     if (!rt.empty() && runtimes.insert(rt).second) s.runtimes.push_back(rt);
-                 });
-    std::map<std::string, size_t> index;
-    for (const auto& t : trace::schemaTables()) {
-        if (t.family == "format" || t.family == "stats") continue;
-        std::string fam(t.family);
-        if (!index.count(fam)) {
-            index[fam] = s.families.size();
-            s.families.push_back({fam, 0});
-        }
-        s.families[index[fam]].rows += reader.rowCount(t.name);
+    for (const auto& ses : c.sessions) {
+        ++s.sessions;
+        if (!ses.endNs) ++s.unfinishedSessions;
+        if (!ses.runtime.empty() && runtimes.insert(ses.runtime).second) s.runtimes.push_back(ses.runtime);
     }
-    reader.query("SELECT name, source, count, coalesce(detail, '') FROM stats ORDER BY count DESC, id LIMIT 50",
-                 [&](sqlite3_stmt* st) {
-                     s.stats.push_back({colText(st, 0), colText(st, 1), colText(st, 3), colInt(st, 2)});
-                 });
-    reader.query("SELECT count(*), coalesce(sum(verdict = " + std::to_string(CS_VERDICT_MISS) +
-                     "), 0), coalesce(sum(compile_ns), 0) FROM cache_lookups",
-                 [&](sqlite3_stmt* st) {
-                     s.lookups = colInt(st, 0), s.misses = colInt(st, 1), s.compileNs = colInt(st, 2);
-                 });
-    reader.query("SELECT count(*), coalesce(sum(result = " + std::to_string(CS_MODULE_COMPILED) +
-                     "), 0), coalesce(sum(dur_ns), 0) FROM module_loads",
-                 [&](sqlite3_stmt* st) {
-                     s.moduleLoads = colInt(st, 0), s.modulesCompiled = colInt(st, 1), s.moduleNs = colInt(st, 2);
-                 });
-    reader.query("SELECT count(*), coalesce(sum(dur_ns), 0) FROM cuda_programs",
-                 [&](sqlite3_stmt* st) { s.cudaPrograms = colInt(st, 0), s.cudaNs = colInt(st, 1); });
-    // Only top-level phases count toward the total (children are already inside their parent).
-    reader.query("SELECT count(*), coalesce(sum(CASE WHEN parent_id IS NULL THEN dur_ns END), 0) FROM phase_timings",
-                 [&](sqlite3_stmt* st) { s.phaseRows = colInt(st, 0), s.phaseNs = colInt(st, 1); });
-    if (!cache.facts.empty()) acceptanceFromEngine(cache, s);
-    else acceptanceFromCounters(reader, s);
+    s.startNs = c.spanStartNs;
+    s.endNs = c.spanEndNs;
+    s.families = a.facts.families;
+    s.stats = a.facts.stats;
+    s.statKinds = a.facts.statKinds;
+    s.lookups = a.facts.lookups;
+    s.misses = a.facts.misses;
+    s.compileNs = c.compileNs;
+    s.cacheLoadNs = c.cacheLoadNs;
+    s.untimedCompiles = c.untimedCompiles;
+    s.compileShare = c.compileShare();
+    s.recompileShare = c.recompileShare();
+    s.timeBases = timeBases(c);
+    if (a.modules) {
+        s.moduleLoads = a.modules->loadCount;
+        for (const auto& m : a.modules->modules) {
+            s.modulesCompiled += m.compiled;
+            s.moduleNs += m.totalNs;
+        }
+    }
+    s.cudaPrograms = a.facts.cudaPrograms;
+    s.phaseRows = a.facts.phases.timings;
+    s.phaseNs = a.facts.phases.totalNs;
+    s.verdict = a.verdict;
 }
 
 namespace {
@@ -137,22 +76,21 @@ void metric(HtmlBuilder& h, std::string_view label, const std::string& value, st
 }
 
 void renderVerdict(HtmlBuilder& h, const Summary& s) {
-    if (s.acceptance.empty()) {
+    if (s.verdict.state == engine::VerdictState::NotApplicable) {
         h.open("div", {{"class", "verdict na"}, {"data-verdict", "not-applicable"}});
         h.leaf("strong", "Acceptance: not applicable");
         h.leaf("span", " - the trace records no cache counters or per-step lookups to judge.");
         h.close();
         return;
     }
-    bool pass = true;
-    for (const auto& a : s.acceptance) pass = pass && a.pass;
+    const bool pass = s.verdict.state == engine::VerdictState::Pass;
     h.open("div", {{"class", pass ? "verdict pass" : "verdict fail"}, {"data-verdict", pass ? "pass" : "fail"}});
     h.leaf("strong", pass ? "Acceptance: PASS" : "Acceptance: FAIL");
     h.leaf("span", pass ? " - no program compiled twice, no recompile after the first step."
                         : " - at least one rule of the acceptance check is broken.");
     h.close();
     openTable(h, {{"class", "rules"}}, {"rule", "scope", "verdict", "detail"});
-    for (const auto& a : s.acceptance) {
+    for (const auto& a : s.verdict.rules) {
         h.open("tr", {{"class", a.pass ? "ok" : "bad"}});
         h.leaf("td", a.rule).open("td").shortText(a.scope, 120).close();
         h.leaf("td", a.pass ? "pass" : "FAIL", {{"class", a.pass ? "sev-info" : "sev-error"}});
@@ -160,7 +98,7 @@ void renderVerdict(HtmlBuilder& h, const Summary& s) {
         h.close();
     }
     h.close().close();
-    sourceNote(h, s.acceptanceSource);
+    sourceNote(h, s.verdict.source);
 }
 }  // namespace
 
@@ -174,14 +112,22 @@ void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         traceHeading(h, traces, t);
         h.open("div", {{"class", "metrics"}});
         std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? *s.endNs - *s.startNs : 0;
+        std::string share = s.compileShare ? std::to_string(static_cast<int>(std::lround(*s.compileShare * 100))) +
+                                                 " % of the clocked wall time"
+                                           : "no wall clock";
+        if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
+        if (s.recompileShare)
+            share += "; " + std::to_string(static_cast<int>(std::lround(*s.recompileShare * 100))) +
+                     " % of the runtime-reported compile time was recompilation";
+        metric(h, "compile time", util::formatDuration(s.compileNs), share);
+        metric(h, "cache-load time", util::formatDuration(s.cacheLoadNs), "loading code compiled before");
+        metric(h, "time span", span ? util::formatDuration(span) : "-", s.timeBases);
         metric(h, "sessions", std::to_string(s.sessions),
                s.unfinishedSessions ? std::to_string(s.unfinishedSessions) + " unfinished" : "all complete");
-        metric(h, "time span", span ? util::formatDuration(span) : "-");
         metric(h, "cache misses", std::to_string(s.misses), "of " + std::to_string(s.lookups) + " lookups");
-        metric(h, "program compile time", util::formatDuration(s.compileNs));
         metric(h, "modules compiled", std::to_string(s.modulesCompiled),
                "of " + std::to_string(s.moduleLoads) + " loads, " + util::formatDuration(s.moduleNs));
-        metric(h, "NVRTC / nvJitLink", std::to_string(s.cudaPrograms), util::formatDuration(s.cudaNs));
+        metric(h, "NVRTC / nvJitLink", std::to_string(s.cudaPrograms), "programs");
         metric(h, "compiler phases", util::formatDuration(s.phaseNs), std::to_string(s.phaseRows) + " timings");
         metric(h, "findings", std::to_string(t.findings.size()));
         h.close();

@@ -1,38 +1,39 @@
-// The report's sections: each file collects its facts from a trace and renders them.
+// The report's sections: each file shapes its part of the analysis and renders it.
 //
-// Each `collect*` reads one trace into its part of TraceReport; each `render*` writes one <section>
+// Each `collect*` shapes one trace's analysis into its part of TraceReport; each `render*` writes one <section>
 // for all the traces of the report (one block per trace when there are several). Every section
 // carries `data-count` on its root element: the number of items it found (findings, misses, module
 // names, ...), so tests and scripts can read the figures without parsing the prose.
 #pragma once
 
-#include "html_builder.h"
-#include "report_model.h"
+#include "core/report/html_builder.h"
+#include "core/report/report_model.h"
 
 #include <string>
 #include <vector>
 
-namespace cs::trace {
-class TraceReader;
-}
 namespace cs::engine {
 struct CacheAnalysis;
+struct TraceAnalysis;
+namespace warp {
+struct ModuleReport;
+}
+}  // namespace cs::engine
+
+namespace cs::measure {
+struct Ledger;  // core/measure/ledger.h
 }
 
 namespace cs::report {
 
-struct Ledger;  // ledger.h
+using measure::Ledger;
 
-// `cache` is the replay engine's analysis of the trace (engine/cache_analysis.h); the acceptance
-// verdict and the miss reasons come from it.
-// Both place sessions with r.clocks (engine::sessionClocks), which the caller fills first.
-void collectSummary(const trace::TraceReader& reader, const engine::CacheAnalysis& cache, TraceReport& r);
-void collectTimeline(const trace::TraceReader& reader, TraceReport& r, int buckets);
+
+// Each shapes one part of the engine's analysis (engine/trace_analysis.h) for its section.
+void collectSummary(const engine::TraceAnalysis& analysis, TraceReport& r);
 void collectCacheMisses(const engine::CacheAnalysis& cache, TraceReport& r);
-void collectRepeatedHashes(const trace::TraceReader& reader, TraceReport& r);
-void collectInvalidations(const trace::TraceReader& reader, TraceReport& r);
-void collectPhases(const trace::TraceReader& reader, TraceReport& r);
-void collectSamples(const trace::TraceReader& reader, TraceReport& r);
+void collectRepeatedHashes(const engine::warp::ModuleReport& modules, TraceReport& r);
+void collectInvalidations(const engine::TraceAnalysis& analysis, TraceReport& r);
 
 void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces);

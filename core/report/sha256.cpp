@@ -1,5 +1,5 @@
 // SHA-256 as FIPS 180-4 specifies it: 64 rounds over 512-bit blocks, big-endian length padding.
-#include "sha256.h"
+#include "core/report/sha256.h"
 
 namespace cs::report {
 

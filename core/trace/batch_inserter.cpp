@@ -1,4 +1,4 @@
-#include "batch_inserter.h"
+#include "core/trace/batch_inserter.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -10,9 +10,9 @@
 // bad one is kept and the error names the table; the error is then thrown.
 #pragma once
 
-#include "row_batch.h"
-#include "schema.h"
-#include "sqlite_util.h"
+#include "core/trace/row_batch.h"
+#include "core/trace/schema.h"
+#include "core/trace/sqlite_util.h"
 
 #include <sqlite3.h>
 

@@ -1,4 +1,4 @@
-#include "live_registry.h"
+#include "core/trace/live_registry.h"
 
 #include <algorithm>
 #include <cerrno>

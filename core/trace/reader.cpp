@@ -1,8 +1,8 @@
-#include "reader.h"
+#include "core/trace/reader.h"
 
-#include "schema.h"
-#include "sqlite_util.h"
-#include "trace_error.h"
+#include "core/trace/schema.h"
+#include "core/trace/sqlite_util.h"
+#include "core/trace/trace_error.h"
 
 #include <sqlite3.h>
 

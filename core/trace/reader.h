@@ -9,7 +9,7 @@
 // is a TraceError whose message names the file and the problem.
 #pragma once
 
-#include "records.h"
+#include "core/trace/records.h"
 
 #include <cstdint>
 #include <functional>

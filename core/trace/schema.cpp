@@ -1,4 +1,4 @@
-#include "schema.h"
+#include "core/trace/schema.h"
 
 #include <compilescope/trace_constants.h>
 

@@ -1,4 +1,4 @@
-#include "sqlite_util.h"
+#include "core/trace/sqlite_util.h"
 
 #include <cstring>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "write_queue.h"
+#include "core/trace/write_queue.h"
 
 #include <exception>
 #include <pthread.h>

@@ -1,11 +1,11 @@
-#include "writer.h"
+#include "core/trace/writer.h"
 
-#include "batch_inserter.h"
-#include "row_batch.h"
-#include "schema.h"
-#include "sqlite_util.h"
-#include "trace_error.h"
-#include "write_queue.h"
+#include "core/trace/batch_inserter.h"
+#include "core/trace/row_batch.h"
+#include "core/trace/schema.h"
+#include "core/trace/sqlite_util.h"
+#include "core/trace/trace_error.h"
+#include "core/trace/write_queue.h"
 
 #include <sqlite3.h>
 

@@ -15,7 +15,7 @@
 // was committed before it stays.
 #pragma once
 
-#include "records.h"
+#include "core/trace/records.h"
 
 #include <cstdint>
 #include <map>

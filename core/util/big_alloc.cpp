@@ -1,4 +1,4 @@
-#include "big_alloc.h"
+#include "core/util/big_alloc.h"
 
 #include <sys/mman.h>
 

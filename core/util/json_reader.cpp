@@ -1,4 +1,4 @@
-#include "json_reader.h"
+#include "core/util/json_reader.h"
 
 #include <charconv>
 #include <cmath>

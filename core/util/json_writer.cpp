@@ -1,6 +1,6 @@
-#include "json_writer.h"
+#include "core/util/json_writer.h"
 
-#include "utf8.h"
+#include "core/util/utf8.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "subprocess.h"
+#include "core/util/subprocess.h"
 
 #include <cerrno>
 #include <csignal>

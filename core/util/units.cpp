@@ -1,4 +1,4 @@
-#include "units.h"
+#include "core/util/units.h"
 
 #include <cmath>
 #include <cstdio>

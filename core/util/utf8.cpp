@@ -1,4 +1,4 @@
-#include "utf8.h"
+#include "core/util/utf8.h"
 
 namespace cs::util {
 

@@ -3,9 +3,10 @@
 // were private (under the system temp dir, not the caches this process points at), populated by the
 // cold run, reused by the warm run, and removed afterwards. `compare` is tested for better, worse,
 // inconclusive (inside max(1% of baseline, 2 x baseline MAD)) and a changed launch topology (refused),
-// and prints the seed's ledger when given one.
+// and prints the guide's ledger when given one.
 #include "cli_runner.h"
-#include "core/engine/warp_measure.h"
+#include "core/measure/noise_band.h"
+#include "core/measure/warp_measure.h"
 #include "core/util/json_reader.h"
 #include "test_util.h"
 
@@ -58,10 +59,10 @@ struct ScopedEnv {
 }  // namespace
 
 TEST(WarpMeasure, MedianAndMad) {
-    auto [m, d] = cs::engine::warp::medianMad({10, 12, 11, 50});
+    auto [m, d] = cs::measure::medianMad({10, 12, 11, 50});
     EXPECT_DOUBLE_EQ(m, 11.5);
     EXPECT_DOUBLE_EQ(d, 1.0);  // deviations 1.5, 0.5, 0.5, 38.5
-    EXPECT_EQ(cs::engine::warp::medianMad({}).first, 0);
+    EXPECT_EQ(cs::measure::medianMad({}).first, 0);
 }
 
 TEST(WarpMeasure, PrivateCachesPopulatedColdReusedWarmRemoved) {
@@ -221,10 +222,21 @@ TEST(WarpCompare, LedgerTable) {
                          "set at the entry point, then re-check adjoints |\n"),
               std::string::npos)
         << r.out;
-    cs::test::writeFile(ledger, R"([{"option": "x"}])");
+    cs::test::writeFile(ledger, R"([{"measured": "x"}])");
     auto bad = compare(report(1000, 10, {64}), report(990, 10, {64}), {"--ledger", ledger});
     EXPECT_EQ(bad.status, 2);
-    EXPECT_NE(bad.err.find("ledger row 1: \"measured\" missing"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("has no \"option\""), std::string::npos) << bad.err;
+}
+
+// compare reads the same ledgers as `report --ledger`: the Markdown table too (one reader).
+TEST(WarpCompare, MarkdownLedgerAsTheReportReadsIt) {
+    cs::test::TempDir tmp;
+    auto ledger = tmp.file("ledger.md");
+    cs::test::writeFile(ledger, "| Option | Measured | Why not taken | To take it |\n| --- | ---: | --- | --- |\n"
+                                "| `max_unroll=4` | -2%, inside noise | no measured gain | no action |\n");
+    auto r = compare(report(1000, 10, {64}), report(990, 10, {64}), {"--ledger", ledger});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("| `max_unroll=4` | -2%, inside noise | no measured gain | no action |"), std::string::npos) << r.out;
 }
 
 TEST(WarpCompare, UnreadableReports) {

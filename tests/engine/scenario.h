@@ -1,6 +1,6 @@
 // Scenario files (tests/engine/scenarios/*.scn): a small, readable text DSL for cache traces.
 //
-// Why a DSL: each golden scenario restates one outcome sentence of seed 000 as the events a runtime
+// Why a DSL: each golden scenario restates one outcome sentence of the ReactantNitro guide (docs/cache-replay.md) as the events a runtime
 // would record, short enough to read next to the sentence it tests. The builder turns a scenario into
 // a real .cstrace through TraceSink (trace_sink.h), the single point to switch to the collector ABI.
 //

@@ -1,4 +1,4 @@
-// Golden tests of the cache engine: one scenario per outcome sentence of seed 000.
+// Golden tests of the cache engine: one scenario per outcome sentence of the ReactantNitro guide (docs/cache-replay.md).
 //
 // Each tests/engine/scenarios/NAME.scn is built into real .cstrace files (scenario.h), every `run:`
 // line is run through the CLI in-process, and the transcript is compared with

@@ -1,9 +1,9 @@
 // The viewer's level-of-detail index and loaders: folding, nesting, clipping, marks, the compile
 // summary of a known trace, and cancellation.
 #include "core/engine/compile_summary.h"
-#include "core/engine/timeline_data.h"
-#include "core/engine/timeline_index.h"
-#include "core/engine/timeline_search.h"
+#include "core/engine/timeline/timeline_data.h"
+#include "core/engine/timeline/timeline_index.h"
+#include "core/engine/timeline/timeline_search.h"
 #include "core/trace/reader.h"
 #include "demo_trace_builder.h"
 #include "test_util.h"
@@ -111,7 +111,11 @@ TEST(CompileSummary, DemoTraceTotalsAreUnionsOfCompileWork) {
     auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
     CompileSummary s = summarizeCompileTime(*reader);
     EXPECT_EQ(s.compileNs, demo::kTotalCompileNs);
+    EXPECT_EQ(s.cacheLoadNs, demo::kCacheLoadNs);
     EXPECT_EQ(s.wallNs, demo::kWallNs);
+    EXPECT_TRUE(s.wallClock);
+    EXPECT_EQ(s.spanNs(), demo::kWallNs);
+    EXPECT_EQ(s.untimedCompiles, 0);
     ASSERT_FALSE(s.byRuntime.empty());
     EXPECT_EQ(s.byRuntime[0].name, "julia");
     EXPECT_EQ(s.byRuntime[0].ns, demo::kJuliaCompileNs);

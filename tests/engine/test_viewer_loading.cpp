@@ -3,9 +3,9 @@
 // (the same rows as add() + finish(), every span found by a query), and the compile summary folded
 // from the same scan (the same unions as sorting every interval, the old way).
 #include "core/engine/compile_summary.h"
-#include "core/engine/span_scan.h"
-#include "core/engine/timeline_data.h"
-#include "core/engine/timeline_index.h"
+#include "core/engine/timeline/span_scan.h"
+#include "core/engine/timeline/timeline_data.h"
+#include "core/engine/timeline/timeline_index.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
 #include "demo_trace_builder.h"
@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <random>
 
 using namespace cs::engine;
@@ -30,9 +32,10 @@ void writeMessyTrace(const std::string& path, std::uint32_t seed) {
     using namespace cs::trace;
     std::mt19937 rng(seed);
     TraceWriter w(path, {.overwrite = true});
-    auto rt = w.intern("rt"), other = w.intern("other");
-    std::int64_t sessions[3] = {w.addSession({.pid = 1, .runtime = rt, .startNs = 0, .endNs = 5000000}),
-                                w.addSession({.pid = 2, .runtime = other, .startNs = 100}),
+    auto rt = w.intern("rt"), other = w.intern("other"), mono = w.intern("CLOCK_MONOTONIC");
+    // Sessions 1 and 2 share a machine clock (one domain); session 3 counts from its own zero.
+    std::int64_t sessions[3] = {w.addSession({.pid = 1, .runtime = rt, .clock = mono, .startNs = 0, .endNs = 5000000}),
+                                w.addSession({.pid = 2, .runtime = other, .clock = mono, .startNs = 100}),
                                 w.addSession({.pid = 3, .runtime = rt})};
     StringId names[4] = {w.intern("a"), w.intern("b"), w.intern("c"), w.intern("d")};
     const int cats[] = {CS_CAT_COMPILE, CS_CAT_INFERENCE, CS_CAT_CODEGEN, CS_CAT_OTHER, CS_CAT_LINK, CS_CAT_CACHE_LOAD};
@@ -63,7 +66,9 @@ void writeMessyTrace(const std::string& path, std::uint32_t seed) {
     w.addModuleLoad({.sessionId = sessions[1], .durNs = 700, .name = names[1], .result = CS_MODULE_COMPILED});
     w.addCudaProgram({.sessionId = sessions[2], .api = CS_CUDA_NVRTC, .startNs = 50, .durNs = 90000, .name = names[2]});
     w.addPhaseTiming({.sessionId = sessions[0], .tool = CS_PHASE_TOOL_NVCC, .phase = names[3], .durNs = 333});
-    w.finalize();
+    w.addModuleLoad({.sessionId = sessions[2], .startNs = 400, .durNs = 800, .name = names[2], .result = CS_MODULE_CACHED});
+    w.addCacheLookup({.sessionId = sessions[1], .tsNs = 7000, .cache = names[0], .program = names[1],
+                      .verdict = CS_VERDICT_MISS, .compileNs = 4000});
 }
 
 struct Iv {
@@ -86,86 +91,121 @@ std::int64_t unionOf(std::vector<Iv> v) {
     return total + (open ? e - s : 0);
 }
 
-// The summary the slow way: every compile interval from SQL, sorted, unioned (labels as the engine names them).
+// The summary the slow way (docs/accounting.md): every interval from SQL, sorted and unioned within
+// its clock domain (a shared clock, or the session itself; facts of unknown sessions apart), the
+// domains added; compile work and cache loads apart; durations without a timestamp added as they are.
 struct Reference {
-    std::int64_t compileNs = 0, wallNs = 0;
-    std::map<std::string, std::int64_t> byCategory, byRuntime;
+    std::int64_t compileNs = 0, cacheLoadNs = 0, wallNs = 0;
+    std::map<std::string, std::int64_t> byCategory, cacheLoads, byRuntime;
 };
+
 Reference referenceSummary(const cs::trace::TraceReader& r) {
     auto i64 = [](sqlite3_stmt* st, int i) -> std::int64_t { return sqlite3_column_int64(st, i); };
     auto isNull = [](sqlite3_stmt* st, int i) { return sqlite3_column_type(st, i) == SQLITE_NULL; };
-    const std::map<std::int64_t, std::string> spanLabel = {
-        {CS_CAT_COMPILE, "compile"}, {CS_CAT_CACHE_LOAD, "cache load"}, {CS_CAT_MODULE_LOAD, "module load"},
-        {CS_CAT_INFERENCE, "inference"}, {CS_CAT_CODEGEN, "codegen"}, {CS_CAT_LINK, "link"}, {CS_CAT_PHASE, "compiler phase"}};
-    std::vector<Iv> all;
-    std::map<std::string, std::vector<Iv>> byCat;
+    struct Ses {
+        std::string runtime, domain;
+        std::optional<std::int64_t> start, end;
+        bool any = false;
+        std::int64_t lo = 0, hi = 0;
+        void extend(std::int64_t a, std::int64_t b) {
+            lo = any ? std::min(lo, a) : a;
+            hi = any ? std::max(hi, b) : b;
+            any = true;
+        }
+    };
+    std::map<std::int64_t, Ses> ses;
+    r.query("SELECT s.id, coalesce(rt.str, ''), coalesce(c.str, ''), s.start_ns, s.end_ns FROM sessions s "
+            "LEFT JOIN strings rt ON rt.id = s.runtime_sid LEFT JOIN strings c ON c.id = s.clock_sid",
+            [&](sqlite3_stmt* st) {
+                Ses& x = ses[i64(st, 0)];
+                x.runtime = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+                if (x.runtime.empty()) x.runtime = "unknown";
+                std::string clock = reinterpret_cast<const char*>(sqlite3_column_text(st, 2));
+                x.domain = clock == "CLOCK_MONOTONIC" ? clock : "session " + std::to_string(i64(st, 0));
+                if (!isNull(st, 3)) x.start = i64(st, 3);
+                if (!isNull(st, 4)) x.end = i64(st, 4);
+            });
+    auto domainOf = [&](std::int64_t id) { return ses.count(id) ? ses[id].domain : std::string("unknown"); };
+    const std::set<std::string> cacheLabels = {"cache load", "cached module load", "driver JIT cache load"};
+    std::map<std::string, std::vector<Iv>> compileByDomain, cacheByDomain, byLabelDomain;
     std::map<std::int64_t, std::vector<Iv>> bySes;
-    std::map<std::string, std::int64_t> untimedCat;
+    std::map<std::string, std::int64_t> untimedLabel;
     std::map<std::int64_t, std::int64_t> untimedSes;
-    std::int64_t untimed = 0;
-    auto timed = [&](std::int64_t ses, const std::string& label, std::int64_t start, std::int64_t dur) {
+    std::set<std::string> labels;
+    auto timed = [&](std::int64_t s, const std::string& label, std::int64_t start, std::int64_t dur) {
         if (dur <= 0) return;
-        all.push_back({start, start + dur});
-        byCat[label].push_back({start, start + dur});
-        bySes[ses].push_back({start, start + dur});
+        const bool cache = cacheLabels.count(label) > 0;
+        labels.insert(label);
+        (cache ? cacheByDomain : compileByDomain)[domainOf(s)].push_back({start, start + dur});
+        byLabelDomain[label + "\n" + domainOf(s)].push_back({start, start + dur});
+        if (!cache) bySes[s].push_back({start, start + dur});
+        if (ses.count(s)) ses[s].extend(start, start + dur);
     };
-    auto untimedFact = [&](std::int64_t ses, const std::string& label, std::int64_t dur) {
+    auto untimed = [&](std::int64_t s, const std::string& label, std::int64_t dur) {
         if (dur <= 0) return;
-        untimed += dur;
-        untimedCat[label] += dur;
-        untimedSes[ses] += dur;
+        labels.insert(label);
+        untimedLabel[label] += dur;
+        if (!cacheLabels.count(label)) untimedSes[s] += dur;
     };
-    r.query("SELECT t.session_id, s.category, s.start_ns, s.dur_ns FROM spans s JOIN tracks t ON t.id = s.track_id "
-            "WHERE s.dur_ns IS NOT NULL",
+    const std::map<std::int64_t, std::string> spanLabel = {
+        {CS_CAT_COMPILE, "compile"}, {CS_CAT_CACHE_LOAD, "cache load"}, {CS_CAT_INFERENCE, "inference"},
+        {CS_CAT_CODEGEN, "codegen"}, {CS_CAT_LINK, "link"},             {CS_CAT_PHASE, "compiler phase"}};
+    r.query("SELECT t.session_id, s.category, s.start_ns, s.dur_ns FROM spans s JOIN tracks t ON t.id = s.track_id",
             [&](sqlite3_stmt* st) {
+                const std::int64_t start = i64(st, 2), dur = isNull(st, 3) ? 0 : std::max<std::int64_t>(i64(st, 3), 0);
+                if (ses.count(i64(st, 0))) ses[i64(st, 0)].extend(start, start + dur);
                 auto it = spanLabel.find(i64(st, 1));
-                if (it != spanLabel.end()) timed(i64(st, 0), it->second, i64(st, 2), i64(st, 3));
+                if (it != spanLabel.end() && !isNull(st, 3)) timed(i64(st, 0), it->second, start, i64(st, 3));
             });
-    r.query("SELECT session_id, start_ns, COALESCE(compile_ns, CASE WHEN result=" + std::to_string(CS_MODULE_COMPILED) +
-                " THEN dur_ns END) FROM module_loads",
-            [&](sqlite3_stmt* st) {
-                if (isNull(st, 1)) untimedFact(i64(st, 0), "module build", i64(st, 2));
-                else timed(i64(st, 0), "module build", i64(st, 1), i64(st, 2));
-            });
+    r.query("SELECT session_id, start_ns, result, coalesce(compile_ns, dur_ns), dur_ns FROM module_loads", [&](sqlite3_stmt* st) {
+        const bool compiled = i64(st, 2) == CS_MODULE_COMPILED, cached = i64(st, 2) == CS_MODULE_CACHED;
+        if (!compiled && !cached) return;
+        const std::string label = compiled ? "module build" : "cached module load";
+        const std::int64_t dur = compiled ? i64(st, 3) : i64(st, 4);
+        if (isNull(st, 1)) untimed(i64(st, 0), label, dur);
+        else timed(i64(st, 0), label, i64(st, 1), dur);
+    });
     r.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs WHERE dur_ns IS NOT NULL", [&](sqlite3_stmt* st) {
         timed(i64(st, 0), i64(st, 1) == CS_CUDA_NVJITLINK ? "nvJitLink" : "NVRTC", i64(st, 2), i64(st, 3));
     });
     r.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL", [&](sqlite3_stmt* st) {
-        if (isNull(st, 1)) untimedFact(i64(st, 0), "compiler phase", i64(st, 2));
+        if (isNull(st, 1)) untimed(i64(st, 0), "compiler phase", i64(st, 2));
         else timed(i64(st, 0), "compiler phase", i64(st, 1), i64(st, 2));
     });
+    r.query("SELECT session_id, ts_ns, compile_ns FROM cache_lookups WHERE verdict = " + std::to_string(CS_VERDICT_MISS) +
+                " AND compile_ns IS NOT NULL",
+            [&](sqlite3_stmt* st) { timed(i64(st, 0), "program compile", i64(st, 1), i64(st, 2)); });
     Reference ref;
-    ref.compileNs = unionOf(all) + untimed;
-    for (auto& [name, v] : byCat) ref.byCategory[name] = unionOf(v);
-    for (auto& [name, ns] : untimedCat) ref.byCategory[name] += ns;
-    std::vector<Iv> lives;
-    r.query("SELECT id, runtime_sid, start_ns, end_ns FROM sessions", [&](sqlite3_stmt* st) {
-        std::int64_t id = i64(st, 0);
+    for (auto& [d, v] : compileByDomain) ref.compileNs += unionOf(v);
+    for (auto& [d, v] : cacheByDomain) ref.cacheLoadNs += unionOf(v);
+    for (const auto& label : labels) {
+        std::int64_t ns = untimedLabel[label];
+        for (auto& [key, v] : byLabelDomain)
+            if (key.substr(0, key.find('\n')) == label) ns += unionOf(v);
+        (cacheLabels.count(label) ? ref.cacheLoads : ref.byCategory)[label] = ns;
+        if (cacheLabels.count(label)) ref.cacheLoadNs += untimedLabel[label];
+        else ref.compileNs += untimedLabel[label];
+    }
+    std::map<std::string, std::vector<Iv>> lives;
+    for (auto& [id, x] : ses) {
         std::int64_t ns = unionOf(bySes[id]) + untimedSes[id];
-        std::string runtime = r.str(i64(st, 1));
-        if (ns > 0) ref.byRuntime[runtime.empty() ? "unknown" : runtime] += ns;
-        std::int64_t lo = isNull(st, 2) ? 0 : i64(st, 2), hi = isNull(st, 3) ? 0 : i64(st, 3);
-        bool known = !isNull(st, 2) && !isNull(st, 3);
-        if (!known)
-            r.query("SELECT min(s.start_ns), max(s.start_ns + COALESCE(s.dur_ns, 0)) FROM spans s JOIN tracks t ON t.id = "
-                    "s.track_id WHERE t.session_id = " + std::to_string(id),
-                    [&](sqlite3_stmt* q) {
-                        if (isNull(q, 0)) return;
-                        lo = isNull(st, 2) ? i64(q, 0) : lo;
-                        hi = std::max(i64(q, 1), hi);
-                        known = true;
-                    });
-        if (known && hi > lo) lives.push_back({lo, hi});
-    });
-    ref.wallNs = unionOf(lives);
+        if (ns > 0) ref.byRuntime[x.runtime] += ns;
+        if (x.start) x.extend(*x.start, *x.start);
+        if (x.end && x.any) x.extend(*x.end, *x.end);
+        if (x.any && x.hi > x.lo) lives[x.domain].push_back({x.lo, x.hi});
+    }
+    for (auto& [d, v] : lives) ref.wallNs += unionOf(v);
     return ref;
 }
 
 void expectSummaryMatches(const CompileSummary& s, const Reference& ref) {
     EXPECT_EQ(s.compileNs, ref.compileNs);
+    EXPECT_EQ(s.cacheLoadNs, ref.cacheLoadNs);
     EXPECT_EQ(s.wallNs, ref.wallNs);
-    std::map<std::string, std::int64_t> cats, runtimes;
+    std::map<std::string, std::int64_t> cats, runtimes, loads;
     for (const TimeShare& t : s.byCategory) cats[t.name] = t.ns;
+    for (const TimeShare& t : s.cacheLoads) loads[t.name] = t.ns;
+    EXPECT_EQ(loads, ref.cacheLoads);
     for (const TimeShare& t : s.byRuntime) runtimes[t.name] = t.ns;
     EXPECT_EQ(cats, ref.byCategory);
     EXPECT_EQ(runtimes, ref.byRuntime);

@@ -1,12 +1,13 @@
-// Golden tests of the Warp module diagnosis (seed 002's table): one fixture directory per mechanism
+// Golden tests of the Warp module diagnosis (the Warp guide's (docs/warp.md) table): one fixture directory per mechanism
 // under tests/data/warp/diagnosis/, each producing exactly its finding, and a clean fixture producing
 // none. Inputs are Warp logs and probe reports shaped as Warp prints them (imported through the CLI),
 // or *.loads files: the per-load facts (kernel set, options, generic instances) that the Warp
 // collector records and a log cannot show. Expected output: `compilescope modules` in expected.txt;
 // on mismatch the test prints a diff and writes expected.txt.actual next to it.
 #include "cli_runner.h"
+#include "core/engine/trace_analysis.h"
 #include "core/engine/all_findings.h"
-#include "core/engine/warp_diagnosis.h"
+#include "core/engine/warp/warp_diagnosis.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
 #include "test_util.h"
@@ -160,7 +161,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& p) { return std::string(p.param.dir); });
 }  // namespace
 
-// The seed's costs: churn costs the superseded build, block_dim variants every build after the first
+// The guide's costs: churn costs the superseded build, block_dim variants every build after the first
 // block_dim, overlap at most sum - max.
 TEST(WarpDiagnosis, CostsFollowTheSeed) {
     cs::test::TempDir tmp;
@@ -182,7 +183,7 @@ TEST(WarpDiagnosis, CostsFollowTheSeed) {
 TEST(WarpDiagnosis, RegisteredInCollectFindings) {
     cs::test::TempDir tmp;
     auto reader = cs::trace::TraceReader::open(buildTrace(fixtureRoot() / "block_dim_variants", tmp));
-    auto all = cs::engine::collectFindings(*reader);
+    auto all = cs::engine::analyseTrace(*reader)->findings;
     ASSERT_EQ(all.size(), 1u);
     EXPECT_EQ(all[0].kind, "warp.block_dim_variants");
 }

@@ -5,7 +5,7 @@
 
 #include "app/models/trace_loader.h"
 #include "app/plots/timeline_plot.h"
-#include "core/engine/timeline_data.h"
+#include "core/engine/timeline/timeline_data.h"
 #include "core/trace/reader.h"
 #include "demo_trace_builder.h"
 #include "test_util.h"

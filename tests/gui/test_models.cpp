@@ -6,7 +6,7 @@
 #include "app/models/findings_model.h"
 #include "app/models/invalidation_models.h"
 #include "app/models/module_models.h"
-#include "core/engine/invalidation_load.h"
+#include "core/engine/julia/invalidation_load.h"
 #include "app/models/search_model.h"
 #include "app/models/summary_models.h"
 #include "core/trace/reader.h"
@@ -66,7 +66,7 @@ TEST(GuiModels, ShareModelsByCategoryAndRuntime) {
     Loaded l;
     ShareModel* m = makeShareModel(QStringLiteral("Category"), nullptr);
     checkThroughProxy(m, [&] { m->setRows(shareRows(*l.summary, l.summary->byCategory)); });
-    ASSERT_EQ(m->rowCount(), 5);  // compile, module build, inference, NVRTC, compiler phase
+    ASSERT_EQ(m->rowCount(), 6);  // compile, program compile (the misses' times), module build, inference, NVRTC, compiler phase
     EXPECT_EQ(m->index(0, 0).data().toString(), QStringLiteral("compile"));
     EXPECT_EQ(m->index(0, 1).data(SortRole).toLongLong(), demo::kJuliaCompileNs);
     EXPECT_EQ(m->index(0, 3).data().toString(), QStringLiteral("45.0%"));  // 4.5 s of 10 s wall
@@ -93,7 +93,7 @@ TEST(GuiModels, FindingsTreeHasEvidenceChildren) {
     ASSERT_EQ(m->rowCount(), 3);
     QModelIndex third = m->index(2, 0);
     EXPECT_EQ(m->rowCount(third), 3);
-    EXPECT_EQ(m->index(0, 0, third).data().toString(), QStringLiteral("cache_lookups #1  row 0"));
+    EXPECT_EQ(m->index(0, 0, third).data().toString(), QStringLiteral("cache lookup 1: row 0"));
     EXPECT_EQ(m->parent(m->index(0, 0, third)), third);
     EXPECT_EQ(m->index(2, 2).data().toString(), QStringLiteral("3.00 ms"));
     m->setTree(buildFindingTree(findings, 1));

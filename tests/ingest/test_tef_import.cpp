@@ -3,7 +3,7 @@
 // Expected numbers for the real files come from parsing the same file with the DOM parser, an
 // independent path through the JSON, so the tests hold for any CUDA / clang version.
 #include "cli_runner.h"
-#include "core/ingest/tef_importer.h"
+#include "core/ingest/tef/tef_importer.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
 #include "core/util/json_reader.h"

@@ -4,8 +4,8 @@
 #include "cli_runner.h"
 #include "test_util.h"
 
-#include "core/engine/invalidation_load.h"
-#include "core/engine/invalidation_printed.h"
+#include "core/engine/julia/invalidation_load.h"
+#include "core/engine/julia/invalidation_printed.h"
 #include "core/trace/reader.h"
 
 #include <gtest/gtest.h>

@@ -2,10 +2,11 @@
 // climbing with dummy ancestors, mt_backedges closed by a signature, merge of identical
 // (method, reason) roots, the 1.12 edge list consolidated into the method trees, versions and tags
 // this build does not know reported instead of guessed, and the signature keys of the cost join.
-#include "core/engine/invalidation_load.h"
-#include "core/engine/invalidation_printed.h"
-#include "core/engine/invalidation_trees.h"
-#include "core/engine/julia_signature.h"
+#include "core/engine/julia/invalidation_load.h"
+#include "core/engine/julia/invalidation_printed.h"
+#include "core/engine/julia/invalidation_trees.h"
+#include "core/engine/julia/invalidation_build.h"
+#include "core/formats/julia_signature.h"
 
 #include <compilescope/trace_constants.h>
 #include <gtest/gtest.h>

@@ -2,8 +2,9 @@
 // imported printed tree, the options, and the findings the trees produce.
 #include "julia_test_util.h"
 
+#include "core/engine/trace_analysis.h"
 #include "core/engine/all_findings.h"
-#include "core/ingest/text_util.h"
+#include "core/formats/text_util.h"
 
 using namespace cs::test;
 
@@ -91,7 +92,7 @@ TEST(InvalidationFindings, EnzymeRootIsACostedWarningWithAFix) {
     TempDir dir;
     auto t = importInto(dir, {juliaFixture("enzyme_collector.txt")});
     auto reader = cs::trace::TraceReader::open(t);
-    auto findings = cs::engine::collectFindings(*reader);
+    auto findings = cs::engine::analyseTrace(*reader)->findings;
     ASSERT_FALSE(findings.empty());
     const auto& f = findings[0];
     EXPECT_EQ(f.kind, "julia.invalidation_tree");

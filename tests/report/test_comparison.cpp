@@ -1,13 +1,13 @@
-// Seed 002's comparison rule (medians, inconclusive inside max(1% of baseline, 2 x baseline MAD),
+// The Warp guide's (docs/warp.md) comparison rule (medians, inconclusive inside max(1% of baseline, 2 x baseline MAD),
 // refusal on a changed launch topology) and the ledger reader.
-#include "core/report/comparison.h"
-#include "core/report/ledger.h"
+#include "core/measure/comparison.h"
+#include "core/measure/ledger.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-using namespace cs::report;
+using namespace cs::measure;
 
 TEST(Comparison, MedianAndMad) {
     EXPECT_EQ(median({5, 1, 3}), 3);

@@ -4,8 +4,9 @@
 #include "report_fixture.h"
 #include "test_util.h"
 
+#include "core/engine/trace_analysis.h"
 #include "core/engine/all_findings.h"
-#include "core/report/ledger.h"
+#include "core/measure/ledger.h"
 #include "core/report/report.h"
 #include "core/report/sha256.h"
 #include "core/trace/reader.h"
@@ -49,7 +50,7 @@ TEST(Report, SectionsCarryTheFixtureCounts) {
               static_cast<size_t>(c.invalidationNodes));
     EXPECT_EQ(sectionCount(html, "phases"), std::to_string(c.phaseGroups));
     auto reader = trace::TraceReader::open(path);
-    EXPECT_EQ(sectionCount(html, "findings"), std::to_string(engine::collectFindings(*reader).size()));
+    EXPECT_EQ(sectionCount(html, "findings"), std::to_string(engine::analyseTrace(*reader)->findings.size()));
     EXPECT_EQ(html.find("id=\"comparison\""), std::string::npos) << "one trace has no comparison";
 }
 
@@ -63,7 +64,7 @@ TEST(Report, MissReasonsNameTheMovedComponentNotDeviceFields) {
                         "<span class=\"after\">100x64</span>"),
               std::string::npos);
     EXPECT_EQ(countOf(html, "<td>no earlier entry of "), 3u);
-    // `lr` is a Device field: it changes every step but is not part of the key (seed 000), so it is
+    // `lr` is a Device field: it changes every step but is not part of the key (the ReactantNitro guide (docs/cache-replay.md)), so it is
     // shown beside the miss as not in the key, never as its cause.
     EXPECT_NE(html.find("<li class=\"unkeyed\"><code>lr</code>: <span class=\"before\">d1</span>"), std::string::npos);
     EXPECT_EQ(html.find("<li class=\"keyed\"><code>lr</code>"), std::string::npos);
@@ -108,7 +109,7 @@ TEST(Report, InvalidationTreeRootCarriesItsRecompileCost) {
     auto path = dir.file("t.cstrace");
     test::writeReportFixture(path);
     std::string html = reportOf({path});
-    // The root: the inserted method, its children count and the recompilation it caused (seed 003).
+    // The root: the inserted method, its children count and the recompilation it caused (the Enzyme.jl #776 case (docs/invalidations.md)).
     EXPECT_NE(html.find("<span class=\"kind\">inserting</span> <code>show(io::IO, ::Type{&lt;:Tracker.TrackedReal}) "
                         "@ Tracker lib.jl:96</code><span class=\"children\">2 children</span>"
                         "<span class=\"cost\">1.80 s</span>"),
@@ -153,7 +154,7 @@ TEST(Report, TwoTracesAreCompared) {
     auto base = dir.file("base.cstrace"), cand = dir.file("cand.cstrace");
     test::writeReportFixture(base);
     test::writeReportFixture(cand, nullptr, 2);  // every duration doubled
-    report::Ledger ledger = report::parseLedger(
+    measure::Ledger ledger = measure::parseLedger(
         "| Option | Measured | Why not taken | To take it |\n|---|---|---|---|\n| `max_unroll=4` | -2% | noise | - |\n",
         "l.md");
     report::ReportOptions options;
@@ -192,7 +193,7 @@ TEST(Report, FindingsRenderWithSeverityCostAndFix) {
     test::writeReportFixture(path);
     auto reader = trace::TraceReader::open(path);
     report::ReportOptions options;
-    auto t = report::collectTrace(*reader, "A", options);
+    auto t = report::collectTrace(engine::analyseTrace(*reader, {.timelineBuckets = options.timelineBuckets}), "A");
     t.findings.clear();  // only the two below: the engines' own findings of the fixture are tested elsewhere
     engine::Finding churn;
     churn.kind = "warp.identity_churn";
@@ -214,5 +215,5 @@ TEST(Report, FindingsRenderWithSeverityCostAndFix) {
     EXPECT_LT(html.find("gradient compiled twice"), html.find("module warp.sim built under 3 hashes"));
     EXPECT_NE(html.find("<dd class=\"fix\">define every kernel before the first launch</dd>"), std::string::npos);
     EXPECT_NE(html.find("<span class=\"cost\">830 ms</span>"), std::string::npos);
-    EXPECT_NE(html.find("<code>module_loads#3</code> second hash 9f8e7d6"), std::string::npos);
+    EXPECT_NE(html.find("<code>module load 3</code> second hash 9f8e7d6"), std::string::npos);
 }

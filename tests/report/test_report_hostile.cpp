@@ -6,6 +6,7 @@
 #include "report_fixture.h"
 #include "test_util.h"
 
+#include "core/engine/trace_analysis.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 
@@ -56,7 +57,7 @@ std::string hostileReport(const test::TempDir& dir) {
     auto reader = trace::TraceReader::open(path);
     report::ReportOptions options;
     options.title = corpus()[0];
-    auto t = report::collectTrace(*reader, "A", options);
+    auto t = report::collectTrace(engine::analyseTrace(*reader, {.timelineBuckets = options.timelineBuckets}), "A");
     for (const auto& attack : corpus()) {
         engine::Finding f;
         f.kind = f.title = f.mechanism = f.fix = attack;

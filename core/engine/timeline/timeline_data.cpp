@@ -1,0 +1,286 @@
+#include "core/engine/timeline/timeline_data.h"
+
+#include "core/engine/session_time.h"
+
+#include "core/trace/reader.h"
+#include "core/trace/row.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace cs::engine {
+
+const char* laneSourceTable(LaneSource s) {
+    switch (s) {
+    case LaneSource::Spans: return "spans";
+    case LaneSource::ModuleLoads: return "module_loads";
+    case LaneSource::CudaPrograms: return "cuda_programs";
+    case LaneSource::CudaJit: return "cuda_jit";
+    case LaneSource::KernelLaunches: return "kernel_launches";
+    case LaneSource::PhaseTimings: return "phase_timings";
+    }
+    return "spans";
+}
+
+std::size_t TimelineData::allocatedBytes() const {
+    std::size_t bytes = strings.allocatedBytes() + lanes.capacity() * sizeof(TimelineLane) +
+                        marks.capacity() * sizeof(SessionMarks);
+    for (const TimelineLane& l : lanes) bytes += l.spans.allocatedBytes() + l.process.capacity() + l.name.capacity();
+    for (const SessionMarks& m : marks) bytes += m.lookups.allocatedBytes() + m.steps.allocatedBytes();
+    return bytes;
+}
+
+std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId) {
+    std::string label;
+    reader.query("SELECT pid, runtime_sid, source_sid FROM sessions WHERE id=" + std::to_string(sessionId),
+                 [&](sqlite3_stmt* st) {
+                     std::string runtime = reader.str(trace::colInt(st, 1));
+                     std::string source = reader.str(trace::colInt(st, 2));
+                     if (runtime.empty()) runtime = "session " + std::to_string(sessionId);
+                     label = runtime;
+                     if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+                         label += " pid " + std::to_string(trace::colInt(st, 0));
+                     else if (!source.empty())
+                         label += ": " + std::filesystem::path(source).filename().string();
+                 });
+    return label.empty() ? "session " + std::to_string(sessionId) : label;
+}
+
+namespace {
+
+bool isNull(sqlite3_stmt* st, int i) { return sqlite3_column_type(st, i) == SQLITE_NULL; }
+
+std::string trackName(int kind, sqlite3_stmt* st, const std::string& name) {
+    if (!name.empty()) return name;
+    std::string id = isNull(st, 2) ? std::string("?") : std::to_string(trace::colInt(st, 2));
+    switch (kind) {
+    case CS_TRACK_DEVICE: return "device " + id;
+    case CS_TRACK_STREAM: return "stream " + id;
+    case CS_TRACK_PROCESS: return "process";
+    case CS_TRACK_RUNTIME: return "runtime";
+    default: return "thread " + id;
+    }
+}
+
+// Builds the lanes while rows stream in; knows sessions and tracks, creates runtime lanes lazily.
+class Builder {
+public:
+    Builder(const trace::TraceReader& reader, const LoadControl& control, TimelineData& out)
+        : m_reader(reader), m_control(control), m_out(out) {}
+
+    void run(SpanTracks* keep) {
+        m_control.report(0, "strings");
+        // Only a trace that mixes clocks is shifted; any other keeps its timestamps as recorded.
+        if (SessionClocks c = sessionClocks(m_reader); c.mixed()) m_out.clocks = std::move(c);
+        loadStrings();
+        loadSessions();
+        loadTracks();
+        m_control.report(5, "spans");
+        // Each lane is only touched by the scan thread that reads its track.
+        std::vector<std::int64_t> trackIds;
+        std::vector<std::int64_t> endOfSession;  // per track: when its session ended, for never-ended spans
+        std::vector<std::int64_t> offsetOf;      // per track: its session's display offset
+        for (const TimelineLane& l : m_out.lanes) {
+            trackIds.push_back(l.trackId);
+            endOfSession.push_back(m_sessionEnd[l.sessionId]);
+            offsetOf.push_back(m_out.clocks.offsetOf(l.sessionId));
+        }
+        LoadControl scanControl{.progress = [&](int p, std::string_view stage) { m_control.report(5 + p * 80 / 100, stage); },
+                                .cancel = m_control.cancel};
+        scanSpansByTrack(m_reader, trackIds, scanControl, [&](std::size_t t, const TrackSpans& spans) {
+            const std::int64_t sessionEnd = endOfSession[t], off = offsetOf[t];
+            m_out.lanes[t].spans.buildSorted([&](const auto& f) {
+                spans.forEach([&](const ScannedSpan& sp) {
+                    std::int64_t end = sp.ended ? sp.startNs + sp.durNs : std::max(sp.startNs, sessionEnd);
+                    f(sp.startNs + off, end + off, sp.name,
+                      static_cast<std::uint8_t>(std::clamp<std::int16_t>(sp.category, 0, 255)), sp.id);
+                });
+            });
+        }, keep);
+        m_control.report(85, "module loads");
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM module_loads WHERE start_ns IS NOT NULL",
+             [&](sqlite3_stmt* st) {
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::ModuleLoads, "module loads"), trace::colInt(st, 2),
+                         trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), CS_CAT_MODULE_LOAD, trace::colInt(st, 0));
+             });
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid, api FROM cuda_programs", [&](sqlite3_stmt* st) {
+            int cat = trace::colInt(st, 5) == CS_CUDA_NVJITLINK ? CS_CAT_LINK : CS_CAT_COMPILE;
+            addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaPrograms, "NVRTC / nvJitLink"), trace::colInt(st, 2),
+                    trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), cat, trace::colInt(st, 0));
+        });
+        each("SELECT id, session_id, start_ns, dur_ns, operation FROM cuda_jit WHERE start_ns IS NOT NULL",
+             [&](sqlite3_stmt* st) {
+                 int cat = trace::colInt(st, 4) == CS_JIT_OP_COMPILE ? CS_CAT_COMPILE : CS_CAT_CACHE_LOAD;
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaJit, "driver JIT"), trace::colInt(st, 2),
+                         trace::colInt(st, 2) + trace::colInt(st, 3), 0, cat, trace::colInt(st, 0));
+             });
+        m_control.report(88, "kernel launches");
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM kernel_launches", [&](sqlite3_stmt* st) {
+            addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::KernelLaunches, "kernel launches"), trace::colInt(st, 2),
+                    trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), CS_CAT_LAUNCH, trace::colInt(st, 0));
+        });
+        each("SELECT id, session_id, start_ns, dur_ns, phase_sid FROM phase_timings WHERE start_ns IS NOT NULL",
+             [&](sqlite3_stmt* st) {
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::PhaseTimings, "compiler phases"), trace::colInt(st, 2),
+                         trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), CS_CAT_PHASE, trace::colInt(st, 0));
+             });
+        m_control.report(91, "cache lookups");
+        each("SELECT id, session_id, ts_ns, program_sid, verdict FROM cache_lookups", [&](sqlite3_stmt* st) {
+            marks(trace::colInt(st, 1)).lookups.add(trace::colInt(st, 2) + m_out.clocks.offsetOf(trace::colInt(st, 1)), static_cast<std::uint32_t>(trace::colInt(st, 3)),
+                                          trace::colInt(st, 4) == CS_VERDICT_MISS, trace::colInt(st, 0));
+        });
+        each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
+            marks(trace::colInt(st, 1)).steps.add(trace::colInt(st, 2) + m_out.clocks.offsetOf(trace::colInt(st, 1)),
+                                        static_cast<std::uint32_t>(std::max<std::int64_t>(0, trace::colInt(st, 3))), false,
+                                        trace::colInt(st, 0));
+        });
+        m_control.report(95, "indexing");
+        finish();
+        m_control.report(100, "done");
+    }
+
+private:
+    void each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& fn) {
+        m_reader.query(sql, [&](sqlite3_stmt* st) {
+            fn(st);
+            if ((++m_done & 0xFFFF) == 0) m_control.check();
+        });
+        m_control.check();
+    }
+
+    void loadStrings() {
+        each("SELECT id, str FROM strings ORDER BY id", [&](sqlite3_stmt* st) {
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+            int n = sqlite3_column_bytes(st, 1);
+            m_out.strings.setNext(trace::colInt(st, 0), text ? std::string_view(text, static_cast<std::size_t>(n)) : std::string_view());
+        });
+        m_out.strings.shrink();
+    }
+    void loadSessions() {
+        std::vector<std::int64_t> ids;
+        m_reader.query("SELECT s.id, s.end_ns, coalesce(c.str, ''), coalesce(r.str, '') FROM sessions s "
+                       "LEFT JOIN strings c ON c.id = s.clock_sid LEFT JOIN strings r ON r.id = s.runtime_sid ORDER BY s.id",
+                       [&](sqlite3_stmt* st) {
+                           ids.push_back(trace::colInt(st, 0));
+                           m_sessionEnd[trace::colInt(st, 0)] = isNull(st, 1) ? 0 : trace::colInt(st, 1);
+                           const TimeBase base = classifyTimeBase(trace::colText(st, 2), trace::colText(st, 3));
+                           if (isClocked(base)) m_clocked.insert(trace::colInt(st, 0));
+                           else if (base == TimeBase::Sequence) m_sequence.insert(trace::colInt(st, 0));
+                       });
+        for (std::int64_t id : ids) {
+            m_sessionLabel[id] = sessionLabel(m_reader, id);
+            // Its lanes say that their spans are durations laid end to end, not times on a clock.
+            if (m_sequence.count(id)) m_sessionLabel[id] += " (durations only, laid end to end)";
+        }
+    }
+    void loadTracks() {
+        m_reader.query("SELECT id, session_id, tid, kind, name_sid FROM tracks ORDER BY session_id, id",
+                       [&](sqlite3_stmt* st) {
+                           TimelineLane lane;
+                           lane.sessionId = trace::colInt(st, 1);
+                           lane.trackId = trace::colInt(st, 0);
+                           lane.trackKind = static_cast<int>(trace::colInt(st, 3));
+                           lane.process = m_sessionLabel[lane.sessionId];
+                           lane.name = trackName(lane.trackKind, st, m_reader.str(trace::colInt(st, 4)));
+                           m_out.lanes.push_back(std::move(lane));
+                       });
+    }
+    std::size_t runtimeLane(std::int64_t sessionId, LaneSource source, const char* name) {
+        auto key = std::make_pair(sessionId, static_cast<int>(source));
+        auto it = m_runtimeLane.find(key);
+        if (it != m_runtimeLane.end()) return it->second;
+        TimelineLane lane;
+        lane.sessionId = sessionId;
+        lane.trackKind = CS_TRACK_RUNTIME;
+        lane.source = source;
+        lane.process = m_sessionLabel.count(sessionId) ? m_sessionLabel[sessionId] : "session " + std::to_string(sessionId);
+        lane.name = name;
+        m_out.lanes.push_back(std::move(lane));
+        return m_runtimeLane[key] = m_out.lanes.size() - 1;
+    }
+    SessionMarks& marks(std::int64_t sessionId) {
+        auto it = m_marks.find(sessionId);
+        if (it != m_marks.end()) return m_out.marks[it->second];
+        SessionMarks m;
+        m.sessionId = sessionId;
+        m.process = m_sessionLabel.count(sessionId) ? m_sessionLabel[sessionId] : "session " + std::to_string(sessionId);
+        m_out.marks.push_back(std::move(m));
+        m_marks[sessionId] = m_out.marks.size() - 1;
+        return m_out.marks.back();
+    }
+    void addSpan(std::size_t lane, std::int64_t start, std::int64_t end, std::int64_t name, std::int64_t category,
+                 std::int64_t rowId) {
+        if (end < start) end = start;
+        const std::int64_t off = m_out.clocks.offsetOf(m_out.lanes[lane].sessionId);
+        start += off;
+        end += off;
+        m_out.lanes[lane].spans.add(start, end, static_cast<std::uint32_t>(name),
+                                    static_cast<std::uint8_t>(std::clamp<std::int64_t>(category, 0, 255)), rowId);
+    }
+    void extend(std::int64_t a, std::int64_t b) {
+        if (!m_any) {
+            m_out.minNs = a;
+            m_out.maxNs = b;
+            m_any = true;
+        }
+        m_out.minNs = std::min(m_out.minNs, a);
+        m_out.maxNs = std::max(m_out.maxNs, b);
+    }
+    void finish() {
+        // Lanes that stayed empty (a thread with no spans) would only take space on screen.
+        std::vector<TimelineLane> kept;
+        for (TimelineLane& l : m_out.lanes) {
+            l.spans.finish();
+            if (l.spans.spanCount() == 0) continue;
+            m_out.events += l.spans.spanCount();
+            m_out.clipped += l.spans.clipped();
+            kept.push_back(std::move(l));
+        }
+        // The extent (fit all) covers the clocked work when there is some: work laid end to end
+        // (a Warp log's durations) is never stretched beside a machine clock (docs/accounting.md).
+        bool clockedWork = false;
+        for (const TimelineLane& l : kept) clockedWork = clockedWork || m_clocked.count(l.sessionId);
+        for (const SessionMarks& m : m_out.marks) clockedWork = clockedWork || m_clocked.count(m.sessionId);
+        auto counts = [&](std::int64_t session) { return !clockedWork || m_clocked.count(session) > 0; };
+        for (const TimelineLane& l : kept)
+            if (counts(l.sessionId)) extend(l.spans.minNs(), l.spans.maxNs());
+        // Group lanes by process, keeping each session's track order.
+        std::stable_sort(kept.begin(), kept.end(),
+                         [](const TimelineLane& a, const TimelineLane& b) { return a.sessionId < b.sessionId; });
+        m_out.lanes = std::move(kept);
+        for (SessionMarks& m : m_out.marks) {
+            m.lookups.finish();
+            m.steps.finish();
+            if (m.lookups.size() > 0 && counts(m.sessionId)) extend(m.lookups.minNs(), m.lookups.maxNs());
+            if (m.steps.size() > 0 && counts(m.sessionId)) extend(m.steps.minNs(), m.steps.maxNs());
+            m_out.events += m.lookups.size() + m.steps.size();
+        }
+    }
+
+    const trace::TraceReader& m_reader;
+    const LoadControl& m_control;
+    TimelineData& m_out;
+    std::int64_t m_done = 0;
+    bool m_any = false;
+    std::map<std::pair<std::int64_t, int>, std::size_t> m_runtimeLane;
+    std::unordered_map<std::int64_t, std::size_t> m_marks;
+    std::unordered_map<std::int64_t, std::int64_t> m_sessionEnd;
+    std::unordered_map<std::int64_t, std::string> m_sessionLabel;
+    std::unordered_set<std::int64_t> m_clocked;   // sessions with a wall clock (session_time.h)
+    std::unordered_set<std::int64_t> m_sequence;  // sessions of durations laid end to end
+};
+
+}  // namespace
+
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control, SpanTracks* keep) {
+    TimelineData data;
+    Builder(reader, control, data).run(keep);
+    return data;
+}
+
+}  // namespace cs::engine

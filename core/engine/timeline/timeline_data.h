@@ -1,0 +1,78 @@
+// TimelineData: everything the timeline draws, read once from a trace into TimelineIndex lanes.
+//
+// Why one snapshot: the GUI thread must never touch SQLite (DESIGN.md 2). A worker thread builds
+// this immutable object and hands it over; from then on the view only queries memory. Each source
+// table with timestamps becomes lanes: spans by their track, and per session one runtime lane for
+// module loads, NVRTC / nvJitLink programs, driver JIT, kernel launches and compiler phases. Cache
+// lookups (hit / miss) and steps are instant marks per session. The spans table, the only one that
+// grows to millions of rows, is read on 2+ connections at once and handed over per track in start
+// order (span_scan.h), then placed into index rows reserved to their exact size.
+#pragma once
+
+#include "core/engine/load_control.h"
+#include "core/engine/session_clocks.h"
+#include "core/engine/timeline/span_scan.h"
+#include "core/engine/timeline/string_table.h"
+#include "core/engine/timeline/timeline_index.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cs::trace {
+class TraceReader;
+}
+
+namespace cs::engine {
+
+// The table a lane's row ids point into.
+enum class LaneSource : std::uint8_t { Spans, ModuleLoads, CudaPrograms, CudaJit, KernelLaunches, PhaseTimings };
+const char* laneSourceTable(LaneSource s);
+
+struct TimelineLane {
+    std::int64_t sessionId = 0;
+    std::int64_t trackId = 0;  // 0 for a runtime lane made from another table
+    int trackKind = 0;         // cs_track_kind
+    LaneSource source = LaneSource::Spans;
+    std::string process;       // session label, e.g. "warp pid 4121"
+    std::string name;          // e.g. "thread 4121", "module loads"
+    TimelineIndex spans;
+};
+
+struct SessionMarks {
+    std::int64_t sessionId = 0;
+    std::string process;
+    MarkIndex lookups;  // flag = the runtime said miss; label = program
+    MarkIndex steps;    // label = the step number; rowId = steps.id
+};
+
+struct TimelineData {
+    // Display offsets per session (session_clocks.h). Non-zero only when the trace mixes a machine
+    // clock with sessions that count from their own zero; then every timestamp in this snapshot is
+    // raw + offsetOf(session), and raw times from elsewhere (findings) are mapped with displayNs().
+    SessionClocks clocks;
+    StringTable strings;
+    std::vector<TimelineLane> lanes;
+    std::vector<SessionMarks> marks;
+    std::int64_t minNs = 0, maxNs = 0;  // extent of everything with a timestamp
+    std::size_t events = 0;             // spans + marks indexed
+    std::size_t clipped = 0;            // spans clipped for nesting deeper than kMaxDepth
+
+    std::string_view str(std::int64_t id) const { return strings.get(id); }
+    std::int64_t displayNs(std::optional<std::int64_t> sessionId, std::int64_t rawNs) const {
+        return sessionId ? rawNs + clocks.offsetOf(*sessionId) : rawNs;
+    }
+    std::size_t allocatedBytes() const;
+};
+
+// Reads the whole trace: spans with the parallel scan of span_scan.h, the other tables whole.
+// Progress 0..100; throws LoadCancelled or trace::TraceError. With `keep`, the scan's sorted tracks
+// are handed over too, so the compile summary can fold the same spans without reading them again
+// (after the timeline is published: the first paint waits on nothing else).
+TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {}, SpanTracks* keep = nullptr);
+
+// "warp pid 4121", "import: nvcc-time.csv": how a session is named on lanes and in tables.
+std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId);
+
+}  // namespace cs::engine

@@ -1,0 +1,65 @@
+// One analysis per trace, computed once, immutable, rendered by every view.
+//
+// Why: the CLI (`info`, `check`, `findings`, ...), the GUI and the HTML report used to compute their
+// own figures from the trace, and a user saw 23 s of compiling in one place and 2049 s in another.
+// Now the engine computes each result once, here: the sessions and their time bases, the compile
+// accounting (compile_summary.h, docs/accounting.md), the cache replay and its acceptance verdict,
+// the module identities, the invalidation forest, the findings of all of them, and the plain facts
+// views list. Views only format what they are given.
+#pragma once
+
+#include "core/engine/cache/cache_analysis.h"
+#include "core/engine/cache/verdict.h"
+#include "core/engine/compile_summary.h"
+#include "core/engine/finding.h"
+#include "core/engine/julia/invalidation_trees.h"
+#include "core/engine/load_control.h"
+#include "core/engine/timeline/timeline_digest.h"
+#include "core/engine/trace_facts.h"
+#include "core/engine/warp/warp_modules.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cs::trace {
+class TraceReader;
+}
+
+namespace cs::engine {
+
+struct AnalysisOptions {
+    AcceptanceOptions acceptance{};
+    int timelineBuckets = 0;  // > 0: also reduce the timeline to this many buckets (the report's)
+};
+
+struct TraceAnalysis {
+    std::string path;
+    CompileSummary summary;
+    TraceFacts facts;
+    std::shared_ptr<const CacheAnalysis> cache;  // null: the trace recorded no cache lookups
+    std::vector<CacheCounters> counters;         // the runtime's cache_stats() snapshots
+    AcceptanceVerdict verdict;
+    // Always built (probe counters give findings without loads); moduleLoads() says if there were loads.
+    std::shared_ptr<const warp::ModuleReport> modules;
+    std::shared_ptr<const InvalidationForest> invalidations;  // null: no invalidation items
+    std::vector<Finding> findings;
+    TimelineDigest digest;  // only with AnalysisOptions::timelineBuckets
+
+    std::int64_t moduleLoads() const { return modules ? modules->loadCount : 0; }
+    // Module identity counts: module names (per session), and those built under several identities.
+    std::int64_t moduleNames() const;
+    std::int64_t repeatedModules() const;
+};
+
+// Everything, from the trace.
+std::shared_ptr<const TraceAnalysis> analyseTrace(const trace::TraceReader& reader, const AnalysisOptions& options = {},
+                                                  const LoadControl& control = {});
+// Everything but the compile accounting, which the caller computed already (the GUI folds it into
+// its timeline scan and publishes it first).
+std::shared_ptr<const TraceAnalysis> analyseTrace(const trace::TraceReader& reader, CompileSummary summary,
+                                                  const AnalysisOptions& options = {}, const LoadControl& control = {});
+// Opens the trace (TraceError when unreadable) and analyses it.
+std::shared_ptr<const TraceAnalysis> analyseTraceFile(const std::string& path, const AnalysisOptions& options = {});
+
+}  // namespace cs::engine

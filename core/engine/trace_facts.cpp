@@ -1,0 +1,149 @@
+#include "core/engine/trace_facts.h"
+
+#include "core/trace/reader.h"
+#include "core/trace/row.h"
+#include "core/trace/schema.h"
+#include "core/util/saturating.h"
+
+#include <compilescope/trace_constants.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace cs::engine {
+
+using trace::colInt;
+using trace::colText;
+
+namespace {
+constexpr size_t kMaxMetrics = 200;
+
+void readFamilies(const trace::TraceReader& reader, TraceFacts& f) {
+    std::map<std::string, size_t> index;
+    for (const auto& t : trace::schemaTables()) {
+        if (t.family == "format" || t.family == "stats") continue;
+        std::string fam(t.family);
+        if (!index.count(fam)) {
+            index[fam] = f.families.size();
+            f.families.push_back({fam, 0});
+        }
+        f.families[index[fam]].rows += reader.rowCount(t.name);
+    }
+}
+
+void readPhases(const trace::TraceReader& reader, Phases& p) {
+    reader.query("SELECT count(*), coalesce(sum(CASE WHEN parent_id IS NULL THEN dur_ns END), 0) FROM phase_timings",
+                 [&](sqlite3_stmt* st) { p.timings = colInt(st, 0), p.totalNs = colInt(st, 1); });
+    reader.query("SELECT tool, coalesce(ph.str, ''), coalesce(a.str, ''), count(*), sum(dur_ns), max(dur_ns) "
+                 "FROM phase_timings t LEFT JOIN strings ph ON ph.id = t.phase_sid "
+                 "LEFT JOIN strings a ON a.id = t.arch_sid GROUP BY tool, t.phase_sid, t.arch_sid "
+                 "ORDER BY sum(dur_ns) DESC, tool, ph.str LIMIT " + std::to_string(kMaxListedRows),
+                 [&](sqlite3_stmt* st) {
+                     p.rows.push_back({std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))),
+                                       colText(st, 1), colText(st, 2), colInt(st, 3), colInt(st, 4), colInt(st, 5)});
+                 });
+    // Compiler phases that arrived as spans (clang / nvcc -ftime-trace, TEF imports): per name.
+    reader.query("SELECT coalesce(n.str, ''), count(*), sum(sp.dur_ns), max(sp.dur_ns) FROM spans sp "
+                 "LEFT JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_PHASE) +
+                     " AND sp.dur_ns IS NOT NULL GROUP BY sp.name_sid ORDER BY sum(sp.dur_ns) DESC LIMIT " +
+                     std::to_string(kMaxListedRows),
+                 [&](sqlite3_stmt* st) {
+                     p.timings += colInt(st, 1);
+                     p.rows.push_back({"time trace", colText(st, 0), "", colInt(st, 1), colInt(st, 2), colInt(st, 3)});
+                 });
+    std::stable_sort(p.rows.begin(), p.rows.end(), [](const PhaseRow& a, const PhaseRow& b) { return a.totalNs > b.totalNs; });
+    if (p.rows.size() > kMaxListedRows) p.rows.resize(kMaxListedRows);
+}
+
+// Samples are the durations the trace records per phase, module, program and CUDA program (one
+// sample per row), plus the whole-trace total.
+void readSamples(const trace::TraceReader& reader, TraceFacts& f) {
+    auto& s = f.samples;
+    std::int64_t total = 0;
+    auto add = [&](const std::string& metric, std::int64_t ns, bool counts) {
+        s[metric].push_back(ns);
+        if (counts) total = util::satAdd(total, ns);
+    };
+    reader.query("SELECT tool, coalesce(ph.str, ''), dur_ns, parent_id IS NULL FROM phase_timings t "
+                 "LEFT JOIN strings ph ON ph.id = t.phase_sid",
+                 [&](sqlite3_stmt* st) {
+                     add("phase " + std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))) + " " +
+                             colText(st, 1),
+                         colInt(st, 2), colInt(st, 3) != 0);
+                 });
+    reader.query("SELECT coalesce(n.str, ''), coalesce(m.dur_ns, 0) FROM module_loads m "
+                 "LEFT JOIN strings n ON n.id = m.name_sid",
+                 [&](sqlite3_stmt* st) { add("module " + colText(st, 0), colInt(st, 1), true); });
+    reader.query("SELECT coalesce(p.str, ''), c.compile_ns FROM cache_lookups c LEFT JOIN strings p ON p.id = "
+                 "c.program_sid WHERE c.verdict = " + std::to_string(CS_VERDICT_MISS) + " AND c.compile_ns IS NOT NULL",
+                 [&](sqlite3_stmt* st) { add("program " + colText(st, 0), colInt(st, 1), true); });
+    reader.query("SELECT api, coalesce(n.str, ''), coalesce(c.dur_ns, 0) FROM cuda_programs c "
+                 "LEFT JOIN strings n ON n.id = c.name_sid",
+                 [&](sqlite3_stmt* st) {
+                     ++f.cudaPrograms;
+                     add(std::string(trace::enumName("cuda_api", static_cast<int>(colInt(st, 0)))) + " " + colText(st, 1),
+                         colInt(st, 2), true);
+                 });
+    // Keep the metrics that cost most; a trace with a million distinct names stays comparable.
+    if (s.size() > kMaxMetrics) {
+        std::vector<std::pair<std::int64_t, std::string>> cost;
+        for (const auto& [k, v] : s) {
+            std::int64_t sum = 0;
+            for (auto x : v) sum = util::satAdd(sum, x);
+            cost.push_back({sum, k});
+        }
+        std::nth_element(cost.begin(), cost.begin() + kMaxMetrics, cost.end(), std::greater<>());
+        for (size_t i = kMaxMetrics; i < cost.size(); ++i) s.erase(cost[i].second);
+    }
+    s["total recorded compile time"] = {total};
+    reader.query("SELECT coalesce(n.str, ''), coalesce(grid_x, 0), coalesce(grid_y, 0), coalesce(grid_z, 0), "
+                 "coalesce(block_x, 0), coalesce(block_y, 0), coalesce(block_z, 0), count(*) FROM kernel_launches k "
+                 "LEFT JOIN strings n ON n.id = k.name_sid GROUP BY 1, 2, 3, 4, 5, 6, 7",
+                 [&](sqlite3_stmt* st) {
+                     std::string key = colText(st, 0) + " grid(" + std::to_string(colInt(st, 1)) + "," +
+                                       std::to_string(colInt(st, 2)) + "," + std::to_string(colInt(st, 3)) + ") block(" +
+                                       std::to_string(colInt(st, 4)) + "," + std::to_string(colInt(st, 5)) + "," +
+                                       std::to_string(colInt(st, 6)) + ")";
+                     f.launchTopology[key] += colInt(st, 7);
+                 });
+}
+}  // namespace
+
+TraceFacts readTraceFacts(const trace::TraceReader& reader) {
+    TraceFacts f;
+    readFamilies(reader, f);
+    reader.query("SELECT count(*) FROM stats", [&](sqlite3_stmt* st) { f.statKinds = colInt(st, 0); });
+    reader.query("SELECT name, source, count, coalesce(detail, '') FROM stats ORDER BY count DESC, id LIMIT 50",
+                 [&](sqlite3_stmt* st) { f.stats.push_back({colText(st, 0), colText(st, 1), colText(st, 3), colInt(st, 2)}); });
+    reader.query("SELECT count(*), coalesce(sum(verdict = " + std::to_string(CS_VERDICT_MISS) + "), 0) FROM cache_lookups",
+                 [&](sqlite3_stmt* st) { f.lookups = colInt(st, 0), f.misses = colInt(st, 1); });
+    readPhases(reader, f.phases);
+    readSamples(reader, f);
+    return f;
+}
+
+std::vector<RawInvalidationList> readRawInvalidationLists(const trace::TraceReader& reader) {
+    std::vector<RawInvalidationList> out;
+    std::map<std::pair<std::int64_t, std::int64_t>, size_t> groups;
+    reader.query("SELECT session_id, list, kind, coalesce(text_sid, 0) FROM invalidation_items "
+                 "ORDER BY session_id, list, ordinal",
+                 [&](sqlite3_stmt* st) {
+                     std::pair<std::int64_t, std::int64_t> key{colInt(st, 0), colInt(st, 1)};
+                     auto it = groups.find(key);
+                     if (it == groups.end()) {
+                         RawInvalidationList l;
+                         l.sessionId = key.first;
+                         l.list = std::string(trace::enumName("invalidation_list", static_cast<int>(key.second)));
+                         out.push_back(std::move(l));
+                         it = groups.emplace(key, out.size() - 1).first;
+                     }
+                     RawInvalidationList& l = out[it->second];
+                     ++l.items;
+                     if (l.first.size() < kMaxListedRows)
+                         l.first.push_back({std::string(trace::enumName("invalidation_item_kind", static_cast<int>(colInt(st, 2)))),
+                                            reader.str(colInt(st, 3))});
+                 });
+    return out;
+}
+
+}  // namespace cs::engine

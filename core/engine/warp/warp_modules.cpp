@@ -1,0 +1,213 @@
+#include "core/engine/warp/warp_modules.h"
+
+#include "core/engine/analysis_counters.h"
+#include "core/trace/reader.h"
+#include "core/trace/row.h"
+
+#include <compilescope/trace_constants.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace cs::engine::warp {
+
+const char* changeKindName(IdentityChange::Kind k) {
+    switch (k) {
+    case IdentityChange::Kind::KernelAdded: return "kernel added";
+    case IdentityChange::Kind::KernelRemoved: return "kernel removed";
+    case IdentityChange::Kind::KernelChanged: return "kernel changed";
+    case IdentityChange::Kind::OptionChanged: return "option changed";
+    case IdentityChange::Kind::GenericAdded: return "generic instance added";
+    case IdentityChange::Kind::GenericRemoved: return "generic instance removed";
+    }
+    return "?";
+}
+
+std::string shortHash(const std::string& hash) { return hash.size() > 7 ? hash.substr(0, 7) : hash; }
+
+namespace {
+
+// The changes between two identities' recorded facts. Kernels are keyed by (name, generic
+// signature): a new signature of a known generic kernel is a generic instance, a new digest of a
+// known kernel is a changed kernel. Options compare by value; an option absent on one side counts.
+std::vector<IdentityChange> diffIdentities(const Identity& a, const Identity& b) {
+    using K = IdentityChange::Kind;
+    std::vector<IdentityChange> out;
+    std::map<std::pair<std::string, std::string>, std::string> ka, kb;
+    std::set<std::string> namesA, namesB;
+    for (const auto& k : a.kernels) ka[{k.name, k.generic}] = k.digest, namesA.insert(k.name);
+    for (const auto& k : b.kernels) kb[{k.name, k.generic}] = k.digest, namesB.insert(k.name);
+    for (const auto& [key, digest] : kb) {
+        auto it = ka.find(key);
+        if (it == ka.end()) {
+            bool generic = !key.second.empty() && namesA.count(key.first);
+            out.push_back({generic ? K::GenericAdded : K::KernelAdded, generic ? key.second : key.first, "", digest});
+        } else if (it->second != digest) {
+            out.push_back({K::KernelChanged, key.first, it->second, digest});
+        }
+    }
+    for (const auto& [key, digest] : ka) {
+        if (kb.count(key)) continue;
+        bool generic = !key.second.empty() && namesB.count(key.first);
+        out.push_back({generic ? K::GenericRemoved : K::KernelRemoved, generic ? key.second : key.first, digest, ""});
+    }
+    std::set<std::string> keys;
+    for (const auto& [k, v] : a.options) keys.insert(k);
+    for (const auto& [k, v] : b.options) keys.insert(k);
+    if (!a.options.empty() && !b.options.empty()) {
+        for (const auto& k : keys) {
+            auto va = a.options.count(k) ? a.options.at(k) : "(unset)";
+            auto vb = b.options.count(k) ? b.options.at(k) : "(unset)";
+            if (va != vb) out.push_back({K::OptionChanged, k, va, vb});
+        }
+    }
+    return out;
+}
+
+// Adds one load to its module's summary. The identity key is (hash, device, block_dim): Warp keys its
+// executables by (device context, block_dim) and rebuilds when the hash differs, so a load with a
+// known identity is either a cache hit or a reload, never a new build of different code.
+void addLoad(ModuleSummary& m, const ModuleLoad& l) {
+    auto sameIdentity = [&](const Identity& i) {
+        return i.hash == l.hash && i.device == l.device && i.blockDim == l.blockDim;
+    };
+    auto it = std::find_if(m.identities.begin(), m.identities.end(), sameIdentity);
+    if (it == m.identities.end()) {
+        m.identities.push_back({.hash = l.hash, .device = l.device, .blockDim = l.blockDim});
+        it = std::prev(m.identities.end());
+    }
+    Identity& id = *it;
+    // Facts of the first load that has them: later loads of the same identity have the same
+    // options and kernels by definition (the hash covers them).
+    if (id.options.empty()) id.options = l.options;
+    if (id.kernels.empty()) id.kernels = l.kernels;
+    id.loadIds.push_back(l.id);
+    std::int64_t ns = l.durNs.value_or(0);
+    id.totalNs += ns;
+    m.totalNs += ns;
+    switch (l.result) {
+    case CS_MODULE_COMPILED: ++id.compiled, ++m.compiled, id.compiledNs += ns, m.compiledNs += ns; break;
+    case CS_MODULE_CACHED: ++id.cached, ++m.cached; break;
+    case CS_MODULE_ERROR: ++id.errors, ++m.errors; break;
+    default: ++id.unknown, ++m.unknown; break;
+    }
+    auto addDistinct = [](std::vector<std::string>& v, const std::string& s) {
+        if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+    };
+    addDistinct(m.hashes, l.hash);
+    addDistinct(m.devices, l.device);
+    if (l.blockDim && std::find(m.blockDims.begin(), m.blockDims.end(), *l.blockDim) == m.blockDims.end()) {
+        m.blockDims.push_back(*l.blockDim);
+        std::sort(m.blockDims.begin(), m.blockDims.end());
+    }
+    m.loads.push_back(l);
+}
+}  // namespace
+
+ModuleReport groupLoads(std::vector<ModuleLoad> loads) {
+    ModuleReport r;
+    std::map<std::pair<std::int64_t, std::string>, size_t> index;
+    for (auto& l : loads) {
+        std::sort(l.kernels.begin(), l.kernels.end(), [](const ModuleKernel& a, const ModuleKernel& b) {
+            return std::tie(a.name, a.generic, a.digest) < std::tie(b.name, b.generic, b.digest);
+        });
+        auto key = std::make_pair(l.sessionId, l.name);
+        auto it = index.find(key);
+        if (it == index.end()) {
+            it = index.emplace(key, r.modules.size()).first;
+            r.modules.push_back({.sessionId = l.sessionId, .name = l.name});
+        }
+        addLoad(r.modules[it->second], l);
+        if (std::find(r.sessions.begin(), r.sessions.end(), l.sessionId) == r.sessions.end()) r.sessions.push_back(l.sessionId);
+        ++r.loadCount;
+    }
+    std::sort(r.sessions.begin(), r.sessions.end());
+    std::stable_sort(r.modules.begin(), r.modules.end(),
+                     [](const ModuleSummary& a, const ModuleSummary& b) { return a.sessionId < b.sessionId; });
+    // Diff each identity against the previous one of the same device and block_dim: that is the build
+    // it superseded. Identities on another device or block_dim are variants, not churn, and are
+    // judged by the block_dim rule instead.
+    for (auto& m : r.modules) {
+        for (size_t to = 1; to < m.identities.size(); ++to) {
+            for (size_t from = to; from-- > 0;) {
+                const auto &a = m.identities[from], &b = m.identities[to];
+                if (a.device != b.device || a.blockDim != b.blockDim) continue;
+                m.diffs.push_back({from, to, diffIdentities(a, b)});
+                break;
+            }
+        }
+    }
+    return r;
+}
+
+ModuleReport buildModuleReport(const trace::TraceReader& reader) {
+    ++analysisCounters().moduleReports;
+    std::vector<ModuleLoad> loads;
+    std::unordered_map<std::int64_t, size_t> byId;
+    reader.query("SELECT id, session_id, name_sid, hash_sid, device_sid, block_dim, start_ns, dur_ns, compile_ns, "
+                 "source_bytes, lto_artifacts, result, origin_sid FROM module_loads ORDER BY session_id, id",
+                 [&](sqlite3_stmt* st) {
+                     ModuleLoad l;
+                     l.id = trace::colInt(st, 0);
+                     l.sessionId = trace::colInt(st, 1);
+                     l.name = reader.str(trace::colInt(st, 2));
+                     l.hash = reader.str(trace::colInt(st, 3));
+                     l.device = reader.str(trace::colInt(st, 4));
+                     l.blockDim = trace::colOpt(st, 5);
+                     l.startNs = trace::colOpt(st, 6);
+                     l.durNs = trace::colOpt(st, 7);
+                     l.compileNs = trace::colOpt(st, 8);
+                     l.sourceBytes = trace::colOpt(st, 9);
+                     l.ltoArtifacts = trace::colOpt(st, 10);
+                     l.result = static_cast<int>(trace::colInt(st, 11));
+                     l.origin = reader.str(trace::colInt(st, 12));
+                     byId[l.id] = loads.size();
+                     loads.push_back(std::move(l));
+                 });
+    reader.query("SELECT load_id, key_sid, value_sid FROM module_options", [&](sqlite3_stmt* st) {
+        auto it = byId.find(trace::colInt(st, 0));
+        if (it == byId.end()) return;
+        loads[it->second].options[reader.str(trace::colInt(st, 1))] = reader.str(trace::colInt(st, 2));
+    });
+    reader.query("SELECT load_id, kernel_sid, digest_sid, generic_sid FROM module_kernels", [&](sqlite3_stmt* st) {
+        auto it = byId.find(trace::colInt(st, 0));
+        if (it == byId.end()) return;
+        loads[it->second].kernels.push_back({reader.str(trace::colInt(st, 1)), reader.str(trace::colInt(st, 2)),
+                                             reader.str(trace::colInt(st, 3))});
+    });
+    ModuleReport r = groupLoads(std::move(loads));
+    reader.query("SELECT c.session_id, s.str, n.str, c.value FROM counters c JOIN strings s ON s.id = c.scope_sid "
+                 "JOIN strings n ON n.id = c.name_sid WHERE s.str LIKE 'warp.%' ORDER BY c.id",
+                 [&](sqlite3_stmt* st) {
+                     r.counters[trace::colInt(st, 0)][trace::colText(st, 1) + "/" + trace::colText(st, 2)] = trace::colInt(st, 3);
+                 });
+    // Kernel lookup failures are kept by the log importer as launch spans named "Failed to find
+    // <mode> kernel" with module / kernel / device / origin arguments.
+    reader.query("SELECT sp.id, t.session_id, n.str FROM spans sp JOIN tracks t ON t.id = sp.track_id "
+                 "JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_LAUNCH) +
+                     " AND n.str LIKE 'Failed to find % kernel' ORDER BY sp.id",
+                 [&](sqlite3_stmt* st) {
+                     std::string name = trace::colText(st, 2);
+                     if (name.size() < 22) return;
+                     r.lookupFailures.push_back({.spanId = trace::colInt(st, 0),
+                                                 .sessionId = trace::colInt(st, 1),
+                                                 .mode = name.substr(15, name.size() - 22)});
+                 });
+    for (auto& f : r.lookupFailures) {
+        reader.query("SELECT k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = " +
+                         std::to_string(f.spanId),
+                     [&](sqlite3_stmt* st) {
+                         const std::string key = trace::colText(st, 0), value = trace::colText(st, 1);
+                         if (key == "module") f.module = value;
+                         else if (key == "kernel") f.kernel = value;
+                         else if (key == "device") f.device = value;
+                         else if (key == "origin") f.origin = value;
+                     });
+    }
+    return r;
+}
+
+}  // namespace cs::engine::warp

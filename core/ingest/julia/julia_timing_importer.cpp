@@ -1,0 +1,59 @@
+#include "core/ingest/julia/julia_timing_importer.h"
+
+#include "core/formats/julia_text.h"
+#include "core/ingest/julia/julia_timing_writer.h"
+#include "core/formats/text_util.h"
+
+namespace cs::ingest {
+
+// A compile statement is unmistakable; import rows alone ("12.5 ms  Name") are generic enough that
+// they must make up half the lines, and @time lines alone only win against no other claim.
+int JuliaTimingImporter::sniff(std::string_view head, std::string_view) const {
+    int compiles = 0, imports = 0, inits = 0, times = 0, lines = 0;
+    size_t pos = 0;
+    while (pos < head.size()) {
+        size_t end = head.find('\n', pos);
+        if (end == std::string_view::npos && pos > 0) break;  // a cut-off last line says nothing
+        auto line = stripAnsi(head.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+        if (!trim(line).empty()) {
+            ++lines;
+            CompileStatement c;
+            ImportRow r;
+            TimeLine t;
+            if (parseCompileStatement(line, c)) ++compiles;
+            else if (parseImportRow(line, r)) (r.isInit ? inits : imports)++;
+            else if (parseTimeLine(line, t) && !t.detail.empty()) ++times;
+        }
+        if (end == std::string_view::npos) break;
+        pos = end + 1;
+    }
+    if (compiles) return 80;
+    if (inits || (imports && imports * 2 >= lines)) return 70;
+    if (times) return 50;
+    return 0;
+}
+
+ImportSummary JuliaTimingImporter::run(std::istream& in, ImportContext& ctx) const {
+    ImportSummary summary;
+    JuliaTimingWriter timing(ctx);
+    std::string line;
+    std::int64_t lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        std::string clean = stripAnsi(line);
+        auto t = trim(clean);
+        if (t.empty()) continue;
+        if (!timing.line(clean)) {
+            ctx.malformed("line " + std::to_string(lineNo),
+                          "not a --trace-compile, @time or @time_imports line: \"" + std::string(t.substr(0, 60)) + "\"",
+                          id());
+            ++summary.malformed;
+        }
+    }
+    if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
+    summary.records = timing.records();
+    summary.lastNs = timing.endNs();
+    return summary;
+}
+
+}  // namespace cs::ingest

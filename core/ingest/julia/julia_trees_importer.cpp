@@ -1,0 +1,68 @@
+#include "core/ingest/julia/julia_trees_importer.h"
+
+#include "core/formats/julia_text.h"
+#include "core/formats/text_util.h"
+
+#include "core/formats/snoopcompile_lines.h"
+
+#include <compilescope/trace_constants.h>
+
+namespace cs::ingest {
+
+using formats::PrintedLineKind;
+
+int JuliaTreesImporter::sniff(std::string_view head, std::string_view) const {
+    int headers = 0, bodies = 0;
+    forEachHeadLine(head, [&](const std::string& line) {
+        auto k = formats::classifyPrintedLine(line);
+        if (k == PrintedLineKind::TreeHeader || k == PrintedLineKind::VectorHeader) ++headers;
+        if (k == PrintedLineKind::TreeBody) ++bodies;
+    });
+    return headers && bodies ? 90 : headers ? 40 : 0;
+}
+
+// Only the line kind is decided here; the lines are parsed into trees when the trace is read, by
+// the same parser the printer mirrors, so an importer fix and a printer fix cannot drift apart.
+ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) const {
+    ImportSummary summary;
+    auto& w = ctx.writer;
+    std::int64_t ordinal = 0, lineNo = 0;
+    bool inTree = false;
+    std::string line;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        std::string clean = stripAnsi(line);
+        while (!clean.empty() && (clean.back() == '\r' || clean.back() == ' ')) clean.pop_back();
+        auto kind = formats::classifyPrintedLine(clean);
+        switch (kind) {
+        case PrintedLineKind::Blank: continue;
+        case PrintedLineKind::VectorHeader:
+        case PrintedLineKind::Elision:
+            inTree = false;
+            break;
+        case PrintedLineKind::TreeHeader: inTree = true; break;
+        case PrintedLineKind::TreeBody:
+            if (!inTree) {
+                // Counted under their own name: a paste that starts mid-tree is common, not garbage.
+                w.addStat(ctx.sessionId, "orphan_tree_line", id(), 1,
+                          ctx.sourceName + " line " + std::to_string(lineNo) + ": tree line with no tree header before it");
+                ++summary.malformed;
+                continue;
+            }
+            break;
+        case PrintedLineKind::Other:
+            ctx.malformed("line " + std::to_string(lineNo),
+                          "not a line of a printed invalidation tree: \"" + clean.substr(0, 60) + "\"", id());
+            ++summary.malformed;
+            inTree = false;
+            continue;
+        }
+        w.addInvalidationItem({.sessionId = ctx.sessionId, .list = CS_INVLIST_PRINTED, .ordinal = ordinal++,
+                               .kind = CS_INVITEM_TREE_LINE, .text = w.intern(clean)});
+        ++summary.records;
+    }
+    if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
+    return summary;
+}
+
+}  // namespace cs::ingest

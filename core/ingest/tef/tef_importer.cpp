@@ -1,0 +1,130 @@
+#include "core/ingest/tef/tef_importer.h"
+
+#include "core/ingest/tef/tef_builder.h"
+
+#include <string>
+
+namespace cs::ingest {
+
+namespace {
+using Token = util::JsonPullReader::Token;
+
+std::string_view skipBomAndSpace(std::string_view s) {
+    if (s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t'))
+        s.remove_prefix(1);
+    return s;
+}
+
+// Reads the otherData object; nvcc and NVRTC mark theirs with "isNVRTC".
+bool readOtherData(util::JsonPullReader& r, TefBuilder& b) {
+    Token t = r.next();
+    if (t != Token::BeginObject) return t != Token::Error && (t == Token::BeginArray ? r.skipCurrent() : true);
+    for (Token k = r.next(); k != Token::EndObject; k = r.next()) {
+        if (k != Token::Key) return false;
+        if (r.text() == "isNVRTC") b.setCompilerTrace();
+        Token v = r.next();
+        if (v == Token::Error) return false;
+        if ((v == Token::BeginObject || v == Token::BeginArray) && !r.skipCurrent()) return false;
+    }
+    return true;
+}
+
+// Streams the events of one array; `index` counts events across the file for messages.
+bool readEvents(util::JsonPullReader& r, TefBuilder& b, ImportContext& ctx, ImportSummary& summary,
+                std::string_view source, std::int64_t& index) {
+    TefEvent ev;
+    for (Token t = r.next(); t != Token::EndArray; t = r.next()) {
+        EventPos where{index++};
+        if (t == Token::Error) return false;
+        if (t != Token::BeginObject) {
+            ctx.malformed(where.text(), "event is not an object", source);
+            ++summary.malformed;
+            if (t == Token::BeginArray && !r.skipCurrent()) return false;
+            continue;
+        }
+        if (!readTefEvent(r, ev)) return false;
+        b.add(ev, where);
+    }
+    return true;
+}
+}  // namespace
+
+int TefImporter::sniff(std::string_view head, std::string_view fileName) const {
+    std::string_view s = skipBomAndSpace(head);
+    if (s.empty() || (s.front() != '{' && s.front() != '[')) return 0;
+    if (s.front() == '{' && s.find("\"traceEvents\"") != std::string_view::npos) return 95;
+    // A bare array of events: the first event has a "ph" member.
+    if (s.front() == '[' && skipBomAndSpace(s.substr(1)).starts_with("{") &&
+        s.substr(0, 4096).find("\"ph\"") != std::string_view::npos)
+        return 90;
+    if (fileName.ends_with(".json.json") || fileName.ends_with("compile-time-trace.json")) return 40;
+    return 0;
+}
+
+ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
+    ImportSummary summary;
+    TefBuilder b(ctx, summary, id());
+    util::JsonPullReader r(in);
+    std::int64_t index = 0;
+    bool ok = true;
+    bool bareArray = false;
+    Token t = r.next();
+    if (t == Token::BeginArray) {
+        bareArray = true;
+        ok = readEvents(r, b, ctx, summary, id(), index);
+    } else if (t == Token::BeginObject) {
+        bool sawEvents = false;
+        for (Token k = r.next(); ok && k != Token::EndObject; k = r.next()) {
+            if (k != Token::Key) {
+                ok = false;
+                break;
+            }
+            std::string key = r.text();
+            if (key == "traceEvents") {
+                Token v = r.next();
+                if (v == Token::BeginArray) {
+                    sawEvents = true;
+                    ok = readEvents(r, b, ctx, summary, id(), index);
+                } else if (v == Token::Error) {
+                    ok = false;
+                } else {
+                    ctx.malformed("\"traceEvents\"", "is not an array", id());
+                    ++summary.malformed;
+                    ok = r.skipCurrent();
+                }
+            } else if (key == "otherData") {
+                ok = readOtherData(r, b);
+            } else {
+                // displayTimeUnit, beginningOfTime, stackFrames, samples, systemTraceEvents, metadata:
+                // nothing this trace keeps.
+                Token v = r.next();
+                ok = v != Token::Error && r.skipCurrent();
+            }
+        }
+        if (ok && !sawEvents) {
+            ctx.malformed("document", "object without a \"traceEvents\" array", id());
+            ++summary.malformed;
+        }
+    } else if (t != Token::Error) {
+        ctx.malformed("document", "neither an array of events nor an object with \"traceEvents\"", id());
+        ++summary.malformed;
+    } else {
+        ok = false;
+    }
+    if (ok && r.next() == Token::Error) ok = false;
+    if (!ok) {
+        // The array form may legally end without its "]" (a trace cut by a crash, per the TEF spec);
+        // anything else that breaks off is counted, keeping what was read before.
+        bool cutArray = bareArray && r.depth() <= 1 && r.error().find("input ends") != std::string::npos;
+        if (!cutArray) {
+            ctx.malformed("byte " + std::to_string(r.offset()), "JSON broken or truncated (" + r.error() + ")", id());
+            ++summary.malformed;
+        }
+    }
+    if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
+    b.finish();
+    return summary;
+}
+
+}  // namespace cs::ingest

@@ -1,0 +1,137 @@
+#include "core/measure/warp_inject.h"
+
+namespace cs::engine::warp {
+
+namespace {
+// Chains to the previous sitecustomize and waits for `import warp`; `_on_warp(module)` is the hook.
+constexpr const char* kPreamble = R"PY(# written by compilescope; removed with its temporary directory
+import importlib.abc, importlib.machinery, importlib.util, json, os, sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _previous_sitecustomize():
+    rest = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
+    if spec is not None and spec.loader is not None:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+
+
+class _WarpFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name != "warp":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec("warp")
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            try:
+                _on_warp(module)
+            except Exception:
+                pass
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+)PY";
+
+// measure: Warp's verbose timers (Compile timers, block_dim in the label) and each launch's shape.
+constexpr const char* kMeasureHook = R"PY(
+_RECORD = os.environ.get("COMPILESCOPE_LAUNCH_RECORD")
+_LAUNCHES = []
+
+
+def _shape(value):
+    if value is None:
+        return []
+    if isinstance(value, int):
+        return [value]
+    try:
+        return [int(v) for v in value]
+    except TypeError:
+        return [int(value)]
+
+
+def _on_warp(warp):
+    config = getattr(warp, "config", None)
+    if config is not None:
+        config.verbose = True
+    original = getattr(warp, "launch", None)
+    if original is None:
+        return
+    order = ("kernel", "dim", "inputs", "outputs", "adj_inputs", "adj_outputs", "device", "stream",
+             "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim")
+
+    def launch(*args, **kwargs):
+        try:
+            call = dict(zip(order, args))
+            call.update(kwargs)
+            arrays = list(call.get("inputs") or ()) + list(call.get("outputs") or ())
+            device = call.get("device")
+            if device is None:
+                device = next((a.device for a in arrays if hasattr(a, "device")), None)
+            kernel = call.get("kernel")
+            _LAUNCHES.append({
+                "kernel": getattr(kernel, "key", str(kernel)),
+                "module": getattr(getattr(kernel, "module", None), "name", None),
+                "dim": _shape(call.get("dim")),
+                "device": None if device is None else str(device),
+                "dtypes": [getattr(a.dtype, "__name__", str(a.dtype)) for a in arrays if hasattr(a, "dtype")],
+                "block_dim": call.get("block_dim"),
+                "adjoint": bool(call.get("adjoint")),
+            })
+        except Exception:
+            pass
+        return original(*args, **kwargs)
+
+    warp.launch = launch
+    # launch_tiled and friends call the context module's own `launch`: replace that binding too.
+    for name in ("warp._src.context", "warp.context"):
+        inner = sys.modules.get(name)
+        if inner is not None and getattr(inner, "launch", None) is original:
+            inner.launch = launch
+
+
+def _write():
+    try:
+        with open(_RECORD, "w", encoding="utf-8") as out:
+            json.dump(_LAUNCHES, out)
+    except Exception:
+        pass
+
+
+if _RECORD:
+    import atexit
+    atexit.register(_write)
+)PY";
+
+// record --warp: the in-process collector, installed once warp has finished importing.
+constexpr const char* kCollectorHook = R"PY(
+
+def _on_warp(warp):
+    import compilescope.warp
+    compilescope.warp.install()
+)PY";
+
+constexpr const char* kEpilogue = R"PY(
+try:
+    _previous_sitecustomize()
+except Exception:
+    pass
+sys.meta_path.insert(0, _WarpFinder())
+)PY";
+}  // namespace
+
+std::string warpSiteCustomize(WarpHook hook) {
+    std::string s = kPreamble;
+    s += hook == WarpHook::MeasureTimersAndLaunches ? kMeasureHook : kCollectorHook;
+    s += kEpilogue;
+    return s;
+}
+
+}  // namespace cs::engine::warp

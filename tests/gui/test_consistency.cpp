@@ -1,0 +1,182 @@
+// One analysis, one set of numbers: the CLI's `info --json`, the GUI's Overview and the report's data
+// block give the same compile time, cache-load time, time span, acceptance verdict, finding count and
+// module identity counts for every kind of trace the suite builds, and for the bundled demo.
+//
+// Also: each analysis runs once per GUI load and once per report (engine/analysis_counters.h).
+#include "gui_test_util.h"
+
+#include "app/gui/main_window.h"
+#include "app/models/text.h"
+#include "app/widgets/overview_view.h"
+#include "cli_runner.h"
+#include "core/engine/analysis_counters.h"
+#include "core/ingest/import_files.h"
+#include "core/report/report.h"
+#include "core/trace/writer.h"
+#include "core/util/json_reader.h"
+#include "demo_trace_builder.h"
+#include "report/report_fixture.h"
+#include "test_util.h"
+
+#include <filesystem>
+#include <sstream>
+
+using namespace cs;
+
+namespace {
+
+struct Figures {
+    std::int64_t compileNs = -1, cacheLoadNs = -1, spanNs = -1, findings = -1, moduleNames = -1, repeated = -1;
+    std::string verdict;
+};
+
+std::int64_t integer(const util::JsonValue& o, const char* key) {
+    const util::JsonValue* v = o.get(key);
+    EXPECT_TRUE(v && v->isNumber()) << key;
+    return v && v->isNumber() ? static_cast<std::int64_t>(std::stoll(v->str)) : -2;
+}
+
+Figures fromCli(const std::string& trace) {
+    auto r = test::runCli({"info", trace, "--json"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    auto j = util::parseJson(r.out);
+    Figures f;
+    f.compileNs = integer(j, "compile_ns");
+    f.cacheLoadNs = integer(j, "cache_load_ns");
+    f.spanNs = integer(j, "time_span_ns");
+    f.findings = integer(j, "findings");
+    f.moduleNames = integer(j, "module_names");
+    f.repeated = integer(j, "repeated_modules");
+    f.verdict = j.get("acceptance")->str;
+    return f;
+}
+
+Figures fromReport(const std::string& trace) {
+    std::ostringstream out;
+    report::writeReport({trace}, {}, out);
+    const std::string html = out.str();
+    const std::string open = "<script type=\"application/json\" id=\"report-data\">";
+    auto at = html.find(open);
+    EXPECT_NE(at, std::string::npos);
+    auto end = html.find("</script>", at);
+    auto j = util::parseJson(std::string_view(html).substr(at + open.size(), end - at - open.size()));
+    const util::JsonValue& t = j.get("traces")->items.at(0);
+    Figures f;
+    f.compileNs = integer(t, "compile_ns");
+    f.cacheLoadNs = integer(t, "cache_load_ns");
+    f.spanNs = integer(t, "time_span_ns");
+    f.findings = static_cast<std::int64_t>(t.get("findings")->items.size());
+    f.moduleNames = integer(t, "module_names");
+    f.repeated = integer(t, "repeated_module_names");
+    f.verdict = t.get("acceptance")->str;
+    return f;
+}
+
+// The GUI: the Overview's figures and headline of the loaded document.
+Figures fromGui(const std::string& trace, QString* headline) {
+    gui::MainWindow window;
+    window.resize(1000, 700);
+    window.openTraces({QString::fromStdString(trace)});
+    EXPECT_TRUE(test::waitFor([&] { return !window.isLoading(); })) << "loading did not finish";
+    const gui::TraceDocument& doc = window.documents().at(0);
+    Figures f;
+    if (!doc.summary || !doc.analyses || !doc.analyses->trace || !doc.findings) {
+        ADD_FAILURE() << "the GUI did not publish every stage for " << trace;
+        return f;
+    }
+    const auto& a = *doc.analyses->trace;
+    f.compileNs = doc.summary->compileNs;
+    f.cacheLoadNs = doc.summary->cacheLoadNs;
+    f.spanNs = doc.summary->spanNs();
+    f.findings = static_cast<std::int64_t>(doc.findings->size());
+    f.moduleNames = a.moduleNames();
+    f.repeated = a.repeatedModules();
+    f.verdict = engine::verdictName(a.verdict.state);
+    *headline = window.overview()->headline();
+    return f;
+}
+
+void expectSame(const Figures& a, const Figures& b, const std::string& what) {
+    EXPECT_EQ(a.compileNs, b.compileNs) << what << ": compile time";
+    EXPECT_EQ(a.cacheLoadNs, b.cacheLoadNs) << what << ": cache-load time";
+    EXPECT_EQ(a.spanNs, b.spanNs) << what << ": time span";
+    EXPECT_EQ(a.verdict, b.verdict) << what << ": acceptance verdict";
+    EXPECT_EQ(a.findings, b.findings) << what << ": findings";
+    EXPECT_EQ(a.moduleNames, b.moduleNames) << what << ": module names";
+    EXPECT_EQ(a.repeated, b.repeated) << what << ": repeated module names";
+}
+
+std::string demoSource(const std::string& name) { return std::string(COMPILESCOPE_SOURCE_DIR) + "/resources/demo/" + name; }
+
+std::string import(const test::TempDir& dir, const std::vector<std::string>& inputs, const std::string& name) {
+    ingest::importFiles({.inputs = inputs, .output = dir.file(name), .forcedFormat = "", .overwrite = false});
+    return dir.file(name);
+}
+
+// Runtime counters without lookups: judged from the counters (misses 3 != entries 2: fail).
+std::string countersOnly(const test::TempDir& dir) {
+    const std::string path = dir.file("counters.cstrace");
+    trace::TraceWriter w(path, {});
+    auto s = w.addSession({.runtime = w.intern("julia"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 1000});
+    for (auto [name, value] : {std::pair{"hits", 5}, {"misses", 3}, {"entries", 2}})
+        w.addCounter({.sessionId = s, .tsNs = 2000, .scope = w.intern("ReactantNitro.cache_stats"), .name = w.intern(name),
+                      .value = value});
+    w.endSession(s, 5000, 0);
+    w.finalize();
+    return path;
+}
+
+struct Case {
+    std::string name, path;
+};
+
+std::vector<Case> traces(const test::TempDir& dir) {
+    std::vector<Case> c;
+    c.push_back({"bundled demo", demoSource("demo.cstrace")});
+    test::demo::writeDemoTrace(dir.file("gui-demo.cstrace"));
+    c.push_back({"GUI demo trace", dir.file("gui-demo.cstrace")});
+    test::writeReportFixture(dir.file("fixture.cstrace"));
+    c.push_back({"report fixture", dir.file("fixture.cstrace")});
+    c.push_back({"Warp verbose log", import(dir, {demoSource("warp-verbose.log")}, "warp.cstrace")});
+    c.push_back({"Julia printout", import(dir, {demoSource("julia-enzyme.txt")}, "julia.cstrace")});
+    c.push_back({"recorded + imported", import(dir, {dir.file("gui-demo.cstrace"), demoSource("warp-verbose.log")}, "merged.cstrace")});
+    c.push_back({"counters only", countersOnly(dir)});
+    return c;
+}
+
+}  // namespace
+
+TEST(OneAnalysis, CliGuiAndReportAgreeOnEveryTrace) {
+    test::TempDir dir;
+    for (const Case& c : traces(dir)) {
+        SCOPED_TRACE(c.name);
+        Figures cli = fromCli(c.path), report = fromReport(c.path);
+        QString headline;
+        Figures gui = fromGui(c.path, &headline);
+        expectSame(cli, report, c.name + " (CLI vs report)");
+        expectSame(cli, gui, c.name + " (CLI vs GUI)");
+        EXPECT_TRUE(headline.contains(gui::durationText(cli.compileNs))) << headline.toStdString();
+        EXPECT_FALSE(headline.contains(QStringLiteral("seed"), Qt::CaseInsensitive)) << headline.toStdString();
+    }
+}
+
+TEST(OneAnalysis, EachAnalysisRunsOncePerGuiLoadAndOncePerReport) {
+    test::TempDir dir;
+    // A trace with lookups, module loads and invalidation items: every analysis applies.
+    const std::string path = demoSource("demo.cstrace");
+    auto& counters = engine::analysisCounters();
+    auto expectEachOnce = [&](const char* what) {
+        SCOPED_TRACE(what);
+        for (const auto* c : {&counters.traceAnalyses, &counters.summaries, &counters.cacheReplays, &counters.moduleReports,
+                              &counters.forests, &counters.findings})
+            EXPECT_EQ(c->load(), 1);
+    };
+    counters.reset();
+    QString headline;
+    fromGui(path, &headline);
+    expectEachOnce("one GUI load");
+    counters.reset();
+    std::ostringstream out;
+    report::writeReport({path}, {}, out);
+    expectEachOnce("one report");
+}
