@@ -114,14 +114,28 @@ TEST(Collector, EightThreadsTimesHundredThousandArriveExactly) {
     EXPECT_EQ(db.one("SELECT count(*) FROM sessions WHERE end_ns IS NOT NULL AND exit_status = 0"), 1);
 }
 
+TEST(Collector, DefaultSettingsHoldABurstOfEightThreadsTimesTwoHundredThousand) {
+    // Issue 14: with the old default (drop when a 256 KiB ring is full) 97 % of this burst was lost.
+    TempDir dir;
+    const auto trace = dir.file("t.cstrace");
+    auto r = recordJob(dir, trace, "threads 8 200000", "COLLECTOR_JOB_PRINT_DROPS=1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "dropped=0\n");
+    Db db(trace);
+    EXPECT_EQ(db.one("SELECT count(*) FROM spans"), 1600000);
+    EXPECT_EQ(db.one("SELECT count(*) FROM stats WHERE name LIKE 'dropped%'"), 0);
+}
+
 TEST(Collector, DropPolicyCountsEveryLostEvent) {
     TempDir dir;
     const auto trace = dir.file("t.cstrace");
-    auto r = recordJob(dir, trace, "threads 8 100000", "COMPILESCOPE_BUFFER_KB=16 COLLECTOR_JOB_PRINT_DROPS=1");
+    auto r = recordJob(dir, trace, "threads 8 100000",
+                       "COMPILESCOPE_BUFFER_POLICY=drop COMPILESCOPE_BUFFER_KB=16 COLLECTOR_JOB_PRINT_DROPS=1");
     ASSERT_EQ(r.status, 0) << r.err;
     Db db(trace);
     const auto arrived = db.one("SELECT count(*) FROM spans");
     const auto dropped = db.one("SELECT coalesce(sum(count), 0) FROM stats WHERE name = 'dropped_buffer_full'");
+    ASSERT_GT(dropped, 0) << "16 KiB rings that never wait must overflow under 8 x 100k events";
     EXPECT_EQ(arrived + dropped, 800000) << "arrived " << arrived << ", dropped " << dropped;
     EXPECT_EQ(r.out, "dropped=" + std::to_string(dropped) + "\n");
 }

@@ -390,15 +390,30 @@ ThreadBuffer* createThreadBuffer() {
 
 unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size) {
     Global& g = global();
-    if (g.policy == Policy::Block) {
-        // Opt-in: the caller waits for the flusher instead of losing the event.
-        // Wakes the flusher, then naps briefly: spinning would steal the CPU the flusher and the
-        // recorder need to make room.
+    // A ring the wait policy gave up on drops until its consumer moves again, so a stalled
+    // recorder costs each thread one wait limit, not one per event.
+    if (b->stalled && b->ring.consumedPos() != b->stalledAt) b->stalled = false;
+    if (g.policy != Policy::Drop && !b->stalled) {
+        // The caller waits for the flusher instead of losing the event: wakes it, then naps
+        // briefly (spinning would steal the CPU the flusher and the recorder need to make room).
         const timespec nap{0, 20000};
+        std::uint64_t seen = b->ring.consumedPos();
+        std::int64_t since = monotonicNs();
         while (active() && g.linkUp.load(std::memory_order_relaxed)) {
             g_wake.notify_one();
             nanosleep(&nap, nullptr);
             if (unsigned char* p = b->ring.reserve(size)) return p;
+            if (g.policy == Policy::Block) continue;
+            const std::uint64_t now = b->ring.consumedPos();
+            const std::int64_t t = monotonicNs();
+            if (now != seen) {
+                seen = now;
+                since = t;
+            } else if (t - since > g.waitLimitNs) {
+                b->stalled = true;
+                b->stalledAt = now;
+                break;
+            }
         }
     }
     b->drop(g.linkUp.load(std::memory_order_relaxed) ? CS_DROP_BUFFER_FULL : CS_DROP_NO_RECORDER);
@@ -434,8 +449,12 @@ CS_API int cs_start(const char* runtime, const char* output_path) {
     if (runtime && *runtime) g.runtime = runtime;
     g.bufferBytes = roundUpPow2(envSize("COMPILESCOPE_BUFFER_KB", 256, 16, 1 << 20) * 1024);
     g.flushIntervalMs = static_cast<unsigned>(envSize("COMPILESCOPE_FLUSH_MS", 5, 1, 1000));
+    g.waitLimitNs = static_cast<std::int64_t>(envSize("COMPILESCOPE_WAIT_MS", 1000, 1, 600000)) * 1000000;
     const char* policy = std::getenv("COMPILESCOPE_BUFFER_POLICY");
-    g.policy = policy && std::strcmp(policy, "block") == 0 ? Policy::Block : Policy::Drop;
+    g.policy = !policy ? Policy::Wait
+               : std::strcmp(policy, "block") == 0 ? Policy::Block
+               : std::strcmp(policy, "drop") == 0  ? Policy::Drop
+                                                   : Policy::Wait;
     g.threadKeyCreated = pthread_key_create(&g.threadKey, threadExited) == 0;
     // Rings in shared memory survive the process's death; beyond the arena's slots, or without
     // memfd, rings are private (and a crash loses what they hold).

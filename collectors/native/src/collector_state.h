@@ -42,6 +42,8 @@ struct ThreadBuffer {
     std::uint32_t slot;  // CS_ARENA_NO_SLOT: a private ring that dies with the process
     RingBuffer ring;
     bool nameSent = false;                    // flusher only
+    bool stalled = false;                     // producer only: the wait policy gave up on this ring
+    std::uint64_t stalledAt = 0;              // producer only: consumer position when it gave up
     std::atomic<bool> orphaned{false};
     std::unique_ptr<unsigned char[]> memory;  // a private ring's bytes
 
@@ -59,7 +61,9 @@ struct ThreadState {
     int busy = 0;  // reentrancy guard: an event recorded while one is being written is dropped
 };
 
-enum class Policy { Drop, Block };
+// Drop: a full ring drops at once. Wait (default): the caller waits for room while the flusher makes
+// progress, and gives up after waitLimitNs without any. Block: waits as long as the recorder lives.
+enum class Policy { Drop, Wait, Block };
 
 struct TrackDef {
     std::int32_t kind;
@@ -69,7 +73,8 @@ struct TrackDef {
 
 struct Global {
     // configuration, fixed at cs_start
-    Policy policy = Policy::Drop;
+    Policy policy = Policy::Wait;
+    std::int64_t waitLimitNs = 1000000000;
     std::size_t bufferBytes = 256 * 1024;
     unsigned flushIntervalMs = 5;
     std::string runtime = "native";
@@ -114,7 +119,7 @@ inline ThreadState& threadState() {
 
 // Creates the calling thread's buffer (allocation, lock, one gettid). nullptr when out of memory.
 ThreadBuffer* createThreadBuffer();
-// Called with a full ring: waits for room under the block policy, else counts a drop.
+// Called with a full ring: waits for room under the wait and block policies, else counts a drop.
 unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size);
 
 // Prints "compilescope: <message>" on stderr once per process.
