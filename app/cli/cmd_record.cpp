@@ -273,8 +273,10 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         }
         g_job = 0;
         status = statusOf(st);
-        if (rec.control >= 0 && WIFEXITED(st)) {
-            std::string line = "exit " + std::to_string(job) + " " + std::to_string(status) + "\n";
+        if (rec.control >= 0 && (WIFEXITED(st) || WIFSIGNALED(st))) {
+            // The recorder stores it in the job's session: exit status, or minus the signal.
+            std::string line = WIFEXITED(st) ? "exit " + std::to_string(job) + " " + std::to_string(status) + "\n"
+                                             : "signal " + std::to_string(job) + " " + std::to_string(WTERMSIG(st)) + "\n";
             ssize_t ignored = ::write(rec.control, line.data(), line.size());
             (void)ignored;
         }
@@ -323,8 +325,8 @@ Command recordCommand() {
             "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
             "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"
             "when no CUPTI handshake arrived (see docs/cuda.md).\n"
-            "Environment for the job: COMPILESCOPE_BUFFER_POLICY=block, COMPILESCOPE_BUFFER_KB,\n"
-            "COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",
+            "Environment for the job: COMPILESCOPE_BUFFER_POLICY=wait|block|drop, COMPILESCOPE_BUFFER_KB,\n"
+            "COMPILESCOPE_WAIT_MS, COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",
             runRecord};
 }
 

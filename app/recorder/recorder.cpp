@@ -151,7 +151,6 @@ void Recorder::close(Connection& c) {
         try {
             recoverFromArena(c);
             c.session->finish();
-            if (c.session->ended()) m_ended.emplace_back(c.session->sessionId(), c.session->endNs());
         } catch (const std::exception& e) {
             writeFailed(e);
         }
@@ -172,12 +171,14 @@ void Recorder::readControl() {
         m_finishing = true;
         return;
     }
-    // Lines "exit PID STATUS": the launcher's view of how the top process ended.
+    // Lines "exit PID STATUS" / "signal PID SIGNAL": the launcher's view of how the top process ended.
     std::string text(buf, static_cast<std::size_t>(n));
     long long pid = 0, status = 0;
+    char how[8] = {};
     const char* p = text.c_str();
-    while (std::sscanf(p, "exit %lld %lld", &pid, &status) == 2) {
-        m_exitStatus[pid] = status;
+    while (std::sscanf(p, "%7s %lld %lld", how, &pid, &status) == 3) {
+        if (std::strcmp(how, "exit") == 0) m_exitStatus[pid] = status;
+        else if (std::strcmp(how, "signal") == 0) m_exitStatus[pid] = -status;
         const char* nl = std::strchr(p, '\n');
         if (!nl) break;
         p = nl + 1;
@@ -198,10 +199,9 @@ void Recorder::commitIfDue(bool force) {
 void Recorder::finalize() {
     if (m_failed || !m_writer) return;
     try {
-        for (auto& [session, endNs] : m_ended) {
-            for (auto& [pid, sid] : m_pidSessions)
-                if (sid == session && m_exitStatus.count(pid)) m_writer->endSession(session, endNs, m_exitStatus[pid]);
-        }
+        // How the launcher's job ended (exit status, or minus the signal), whether or not it said goodbye.
+        for (auto& [pid, status] : m_exitStatus)
+            if (auto it = m_pidSessions.find(pid); it != m_pidSessions.end()) m_writer->setExitStatus(it->second, status);
         if (m_discardedBytes) m_writer->addStat({}, "discarded_bytes", "recorder", m_discardedBytes);
         m_writer->finalize();
     } catch (const std::exception& e) {

@@ -72,8 +72,7 @@ private:
     int m_listen = -1;
     std::vector<std::unique_ptr<Connection>> m_conns;
     std::map<std::int64_t, std::int64_t> m_pidSessions;  // pid -> latest session
-    std::map<std::int64_t, std::int64_t> m_exitStatus;   // pid -> exit status from the launcher
-    std::vector<std::pair<std::int64_t, std::int64_t>> m_ended;  // (session, end_ns) of goodbyes
+    std::map<std::int64_t, std::int64_t> m_exitStatus;   // pid -> exit status (-signal) from the launcher
     std::chrono::steady_clock::time_point m_lastCommit;
     bool m_failed = false, m_finishing = false, m_hadConnection = false;
     std::int64_t m_events = 0, m_discardedBytes = 0;

@@ -293,6 +293,7 @@ TEST(Collector, KilledJobLeavesAnUnfinishedSession) {
     EXPECT_EQ(r.status, 0) << r.err;
     Db db(trace);
     EXPECT_EQ(db.one("SELECT count(*) FROM sessions WHERE end_ns IS NULL"), 1);
+    EXPECT_EQ(db.one("SELECT exit_status FROM sessions"), -9) << "the session names the signal that ended it";
     // Nothing the job recorded before the kill is missing: its rings were read from its arena.
     const std::string progress = cs::test::readFile(dir.file("progress"));
     ASSERT_GE(progress.size(), 8u);

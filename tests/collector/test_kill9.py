@@ -4,8 +4,9 @@
 Usage: test_kill9.py COMPILESCOPE_BINARY COLLECTOR_JOB [SEED] [POINTS]
 
 Job killed (docs/collector.md, "Crash safety and the loss bound"): the trace is finalized by the
-recorder, passes PRAGMA integrity_check, the job's session stays unfinished (end_ns NULL), the
-recorded counter values are exactly 0..m-1 (a prefix: nothing lost in the middle) and nothing the job had recorded is missing: the bound is 0 events, because the
+recorder, passes PRAGMA integrity_check, the job's session stays unfinished (end_ns NULL) and names
+the signal (exit_status -9), the recorded counter values are exactly 0..m-1 (a prefix: nothing lost
+in the middle) and nothing the job had recorded is missing: the bound is 0 events, because the
 recorder reads what the job's rings still held from its arena (only a call still in progress at
 the kill may be missing, and its value was not yet stored in the progress file either).
 
@@ -68,9 +69,9 @@ def check_trace(trace, expect_unfinished):
     assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)], "integrity_check failed"
     seqs = [v for (v,) in db.execute("SELECT value FROM counters ORDER BY value")]
     assert seqs == list(range(len(seqs))), "counters are not a prefix 0..m-1"
-    ends = db.execute("SELECT end_ns FROM sessions").fetchall()
+    ends = db.execute("SELECT end_ns, exit_status FROM sessions").fetchall()
     if expect_unfinished:
-        assert ends == [(None,)], ends
+        assert ends == [(None, -9)], ends
     db.close()
     return len(seqs)
 
