@@ -74,7 +74,9 @@ void appendPadded(std::vector<unsigned char>& out, const char* data, std::size_t
 // Sends the staging buffer; on failure the link is down for good and everything later is dropped.
 void sendStaged(Global& g) {
     if (g.out.empty() || g.fd < 0) return;
-    if (!sendAll(g.fd, g.out.data(), g.out.size())) {
+    if (sendAll(g.fd, g.out.data(), g.out.size())) {
+        g.sentBytes.fetch_add(g.out.size(), std::memory_order_relaxed);
+    } else {
         g.linkUp.store(false, std::memory_order_relaxed);
         warnOnce(std::string("lost the connection to the recorder (") + std::strerror(errno) +
                  "); further events are dropped and counted");
@@ -207,7 +209,8 @@ std::size_t flushLocked(Global& g) {
             const unsigned char* src = b->ring.at(pos);
             g.out.insert(g.out.end(), src, src + n);
             pos += n;
-            if (g.out.size() >= (1u << 20)) sendStaged(g);
+            // Sent in pieces, so a waiting producer sees progress while a slow recorder reads a pass.
+            if (g.out.size() >= (1u << 18)) sendStaged(g);
         }
         moved += static_cast<std::size_t>(end - b->ring.readPos());
         for (int why = 0; why < CS_DROP_REASONS; ++why)
@@ -397,21 +400,24 @@ unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size) {
         // The caller waits for the flusher instead of losing the event: wakes it, then naps
         // briefly (spinning would steal the CPU the flusher and the recorder need to make room).
         const timespec nap{0, 20000};
-        std::uint64_t seen = b->ring.consumedPos();
+        // Progress: this ring's consumer moved, or the recorder accepted bytes of the pass that
+        // will free it (a loaded recorder may take longer than the limit for a whole pass).
+        auto progress = [&] { return b->ring.consumedPos() + g.sentBytes.load(std::memory_order_relaxed); };
+        std::uint64_t seen = progress();
         std::int64_t since = monotonicNs();
         while (active() && g.linkUp.load(std::memory_order_relaxed)) {
             g_wake.notify_one();
             nanosleep(&nap, nullptr);
             if (unsigned char* p = b->ring.reserve(size)) return p;
             if (g.policy == Policy::Block) continue;
-            const std::uint64_t now = b->ring.consumedPos();
+            const std::uint64_t now = progress();
             const std::int64_t t = monotonicNs();
             if (now != seen) {
                 seen = now;
                 since = t;
             } else if (t - since > g.waitLimitNs) {
                 b->stalled = true;
-                b->stalledAt = now;
+                b->stalledAt = b->ring.consumedPos();
                 break;
             }
         }

@@ -81,6 +81,7 @@ struct Global {
     std::string socketPath;
 
     std::atomic<bool> linkUp{false};   // false: events are counted as dropped
+    std::atomic<std::uint64_t> sentBytes{0};  // bytes the recorder accepted: the wait policy's progress
     std::atomic<bool> warned{false};   // one warning per process
     std::atomic<std::uint64_t> droppedNoBuffer{0};
     std::atomic<std::uint64_t> droppedReentrant{0};
