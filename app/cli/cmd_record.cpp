@@ -10,6 +10,7 @@
 // recorder's control pipe, which makes it finish the trace.
 #include "command.h"
 #include "record_cuda.h"
+#include "record_losses.h"
 
 #include "app/recorder/exit_codes.h"
 #include "core/engine/warp_inject.h"
@@ -297,8 +298,10 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != recorder::kExitWriteFailed))
             io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
                    << "); " << output << " keeps what was committed\n";
-        else if (cuda)
-            checkCudaHandshake(output, io.err);
+        else {
+            if (WEXITSTATUS(st) == 0) reportRecordingLosses(output, io.err);
+            if (cuda) checkCudaHandshake(output, io.err);
+        }
     }
     ::sigaction(SIGPIPE, &oldPipe, nullptr);
     if (!injectDir.empty()) {
@@ -325,6 +328,7 @@ Command recordCommand() {
             "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
             "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"
             "when no CUPTI handshake arrived (see docs/cuda.md).\n"
+            "When events were dropped, one line on stderr says how many, why, and what to set.\n"
             "Environment for the job: COMPILESCOPE_BUFFER_POLICY=wait|block|drop, COMPILESCOPE_BUFFER_KB,\n"
             "COMPILESCOPE_WAIT_MS, COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",
             runRecord};

@@ -121,12 +121,13 @@ TEST(Collector, DefaultSettingsHoldABurstOfEightThreadsTimesTwoHundredThousand) 
     auto r = recordJob(dir, trace, "threads 8 200000", "COLLECTOR_JOB_PRINT_DROPS=1");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "dropped=0\n");
+    EXPECT_EQ(countLines(r.err, "compilescope"), 0) << r.err;  // nothing lost, so no loss line
     Db db(trace);
     EXPECT_EQ(db.one("SELECT count(*) FROM spans"), 1600000);
     EXPECT_EQ(db.one("SELECT count(*) FROM stats WHERE name LIKE 'dropped%'"), 0);
 }
 
-TEST(Collector, DropPolicyCountsEveryLostEvent) {
+TEST(Collector, DropPolicyCountsEveryLostEventAndRecordSaysSo) {
     TempDir dir;
     const auto trace = dir.file("t.cstrace");
     auto r = recordJob(dir, trace, "threads 8 100000",
@@ -138,6 +139,13 @@ TEST(Collector, DropPolicyCountsEveryLostEvent) {
     ASSERT_GT(dropped, 0) << "16 KiB rings that never wait must overflow under 8 x 100k events";
     EXPECT_EQ(arrived + dropped, 800000) << "arrived " << arrived << ", dropped " << dropped;
     EXPECT_EQ(r.out, "dropped=" + std::to_string(dropped) + "\n");
+    // One line at the end says how many, why and what to set.
+    ASSERT_EQ(countLines(r.err, "compilescope: "), 1) << r.err;
+    std::string count = std::to_string(dropped);
+    for (int i = static_cast<int>(count.size()) - 3; i > 0; i -= 3) count.insert(static_cast<std::size_t>(i), ",");
+    EXPECT_NE(r.err.find("compilescope: " + count + " events dropped (buffer full: " + count + " in 1 process)"),
+              std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("COMPILESCOPE_BUFFER_POLICY=block"), std::string::npos) << r.err;
 }
 
 TEST(Collector, WorkersEndingWithUnderscoreExitKeepTheirEvents) {
