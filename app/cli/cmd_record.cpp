@@ -10,6 +10,7 @@
 // recorder's control pipe, which makes it finish the trace.
 #include "command.h"
 #include "record_cuda.h"
+#include "record_losses.h"
 
 #include "app/recorder/exit_codes.h"
 #include "core/measure/warp_inject.h"
@@ -273,8 +274,10 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         }
         g_job = 0;
         status = statusOf(st);
-        if (rec.control >= 0 && WIFEXITED(st)) {
-            std::string line = "exit " + std::to_string(job) + " " + std::to_string(status) + "\n";
+        if (rec.control >= 0 && (WIFEXITED(st) || WIFSIGNALED(st))) {
+            // The recorder stores it in the job's session: exit status, or minus the signal.
+            std::string line = WIFEXITED(st) ? "exit " + std::to_string(job) + " " + std::to_string(status) + "\n"
+                                             : "signal " + std::to_string(job) + " " + std::to_string(WTERMSIG(st)) + "\n";
             ssize_t ignored = ::write(rec.control, line.data(), line.size());
             (void)ignored;
         }
@@ -295,8 +298,10 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != recorder::kExitWriteFailed))
             io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
                    << "); " << output << " keeps what was committed\n";
-        else if (cuda)
-            checkCudaHandshake(output, io.err);
+        else {
+            if (WEXITSTATUS(st) == 0) reportRecordingLosses(output, io.err);
+            if (cuda) checkCudaHandshake(output, io.err);
+        }
     }
     ::sigaction(SIGPIPE, &oldPipe, nullptr);
     if (!injectDir.empty()) {
@@ -323,8 +328,9 @@ Command recordCommand() {
             "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
             "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"
             "when no CUPTI handshake arrived (see docs/cuda.md).\n"
-            "Environment for the job: COMPILESCOPE_BUFFER_POLICY=block, COMPILESCOPE_BUFFER_KB,\n"
-            "COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",
+            "When events were dropped, one line on stderr says how many, why, and what to set.\n"
+            "Environment for the job: COMPILESCOPE_BUFFER_POLICY=wait|block|drop, COMPILESCOPE_BUFFER_KB,\n"
+            "COMPILESCOPE_WAIT_MS, COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",
             runRecord};
 }
 

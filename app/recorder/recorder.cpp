@@ -1,5 +1,6 @@
 #include "recorder.h"
 
+#include "arena_drain.h"
 #include "exit_codes.h"
 
 #include "core/trace/trace_error.h"
@@ -13,6 +14,7 @@
 #include <stdexcept>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -89,9 +91,30 @@ void Recorder::accept() {
 
 bool Recorder::readFrom(Connection& c) {
     if (c.buf.size() - c.used < kReadChunk) c.buf.resize(c.used + kReadChunk);
-    ssize_t n = ::read(c.fd, c.buf.data() + c.used, kReadChunk);
+    // recvmsg: the ARENA message brings the process's memfd as SCM_RIGHTS.
+    iovec iov{c.buf.data() + c.used, kReadChunk};
+    alignas(cmsghdr) char control[CMSG_SPACE(4 * sizeof(int))];
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    ssize_t n = ::recvmsg(c.fd, &msg, MSG_CMSG_CLOEXEC);
+    for (cmsghdr* cm = n >= 0 ? CMSG_FIRSTHDR(&msg) : nullptr; cm; cm = CMSG_NXTHDR(&msg, cm)) {
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS) continue;
+        const std::size_t count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (std::size_t i = 0; i < count; ++i) {
+            int fd;
+            std::memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
+            if (c.arenaFd < 0) c.arenaFd = fd;  // one arena per process; extra fds are closed
+            else ::close(fd);
+        }
+    }
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return true;
-    if (n <= 0) return false;
+    if (n <= 0) {
+        c.eof = n == 0;
+        return false;
+    }
     if (m_failed) {
         m_discardedBytes += n;
         return true;
@@ -111,15 +134,29 @@ bool Recorder::readFrom(Connection& c) {
     return true;
 }
 
+// The process ended without GOODBYE (_exit(), a signal): what its rings still held is in its arena.
+void Recorder::recoverFromArena(Connection& c) {
+    if (!c.eof || c.arenaFd < 0 || !c.session || !c.session->sessionId() || c.session->ended()) return;
+    const DrainResult r = drainArena(c.arenaFd, *c.session);
+    m_events += r.events;
+    const trace::OptInt session{c.session->sessionId()};
+    if (r.events) m_writer->addStat(session, "recovered_after_exit", "recorder", r.events);
+    if (!r.problem.empty()) m_writer->addStat(session, "lost_at_exit", "recorder", 1, "arena unreadable: " + r.problem);
+    if (r.lostRings)
+        m_writer->addStat(session, "lost_at_exit", "recorder", r.lostRings, "rings overwritten while being read");
+}
+
 void Recorder::close(Connection& c) {
     if (!m_failed && c.session) {
         try {
+            recoverFromArena(c);
             c.session->finish();
-            if (c.session->ended()) m_ended.emplace_back(c.session->sessionId(), c.session->endNs());
         } catch (const std::exception& e) {
             writeFailed(e);
         }
     }
+    if (c.arenaFd >= 0) ::close(c.arenaFd);
+    c.arenaFd = -1;
     ::close(c.fd);
     c.fd = -1;
 }
@@ -134,12 +171,14 @@ void Recorder::readControl() {
         m_finishing = true;
         return;
     }
-    // Lines "exit PID STATUS": the launcher's view of how the top process ended.
+    // Lines "exit PID STATUS" / "signal PID SIGNAL": the launcher's view of how the top process ended.
     std::string text(buf, static_cast<std::size_t>(n));
     long long pid = 0, status = 0;
+    char how[8] = {};
     const char* p = text.c_str();
-    while (std::sscanf(p, "exit %lld %lld", &pid, &status) == 2) {
-        m_exitStatus[pid] = status;
+    while (std::sscanf(p, "%7s %lld %lld", how, &pid, &status) == 3) {
+        if (std::strcmp(how, "exit") == 0) m_exitStatus[pid] = status;
+        else if (std::strcmp(how, "signal") == 0) m_exitStatus[pid] = -status;
         const char* nl = std::strchr(p, '\n');
         if (!nl) break;
         p = nl + 1;
@@ -160,10 +199,9 @@ void Recorder::commitIfDue(bool force) {
 void Recorder::finalize() {
     if (m_failed || !m_writer) return;
     try {
-        for (auto& [session, endNs] : m_ended) {
-            for (auto& [pid, sid] : m_pidSessions)
-                if (sid == session && m_exitStatus.count(pid)) m_writer->endSession(session, endNs, m_exitStatus[pid]);
-        }
+        // How the launcher's job ended (exit status, or minus the signal), whether or not it said goodbye.
+        for (auto& [pid, status] : m_exitStatus)
+            if (auto it = m_pidSessions.find(pid); it != m_pidSessions.end()) m_writer->setExitStatus(it->second, status);
         if (m_discardedBytes) m_writer->addStat({}, "discarded_bytes", "recorder", m_discardedBytes);
         m_writer->finalize();
     } catch (const std::exception& e) {

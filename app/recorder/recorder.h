@@ -4,6 +4,8 @@
 // (per-thread rings). The loop accepts connections on a Unix stream socket, feeds each connection's
 // bytes to its WireSession, and commits the open transaction at least every 100 ms, so a kill -9 of
 // the recorder loses at most the last 100 ms of received events and leaves a trace that opens (WAL).
+// A process whose stream ends without GOODBYE has died: what its rings still held is read from the
+// arena memfd it sent (arena_drain.h) before its session is closed.
 // A write failure (unwritable directory, full disk) prints one warning; the recorder then keeps
 // reading and discarding so that the recorded program never blocks on it.
 #pragma once
@@ -49,6 +51,8 @@ public:
 private:
     struct Connection {
         int fd;
+        int arenaFd = -1;  // the process's arena (ARENA message), read if it dies
+        bool eof = false;  // the process closed its end (exited or died)
         std::vector<unsigned char> buf;
         std::size_t used = 0;
         std::unique_ptr<WireSession> session;
@@ -57,6 +61,7 @@ private:
     void accept();
     bool readFrom(Connection& c);  // false: connection closed
     void close(Connection& c);
+    void recoverFromArena(Connection& c);
     void readControl();
     void commitIfDue(bool force);
     void writeFailed(const std::exception& e);
@@ -67,8 +72,7 @@ private:
     int m_listen = -1;
     std::vector<std::unique_ptr<Connection>> m_conns;
     std::map<std::int64_t, std::int64_t> m_pidSessions;  // pid -> latest session
-    std::map<std::int64_t, std::int64_t> m_exitStatus;   // pid -> exit status from the launcher
-    std::vector<std::pair<std::int64_t, std::int64_t>> m_ended;  // (session, end_ns) of goodbyes
+    std::map<std::int64_t, std::int64_t> m_exitStatus;   // pid -> exit status (-signal) from the launcher
     std::chrono::steady_clock::time_point m_lastCommit;
     bool m_failed = false, m_finishing = false, m_hadConnection = false;
     std::int64_t m_events = 0, m_discardedBytes = 0;

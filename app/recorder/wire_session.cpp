@@ -3,6 +3,7 @@
 #include <compilescope/wire_protocol.h>
 
 #include <cstring>
+#include <iterator>
 
 namespace cs::recorder {
 
@@ -18,8 +19,8 @@ T load(const unsigned char* p) {
 }
 
 const char* typeName(std::uint16_t t) {
-    static const char* names[] = {"pad", "hello", "string", "track", "thread", "dropped", "goodbye"};
-    if (t < 7) return names[t];
+    static const char* names[] = {"pad", "hello", "string", "track", "thread", "dropped", "goodbye", "arena"};
+    if (t < 8) return names[t];
     return t < CS_WIRE_TYPE_END ? "event" : "unknown";
 }
 }  // namespace
@@ -46,6 +47,8 @@ std::ptrdiff_t WireSession::feed(const unsigned char* data, std::size_t n) {
             return -1;
         }
         if (!handle(h.type, h.flags, data + pos, h.size)) return -1;
+        if ((h.type == CS_WIRE_PAD || h.type >= CS_WIRE_FIRST_EVENT) && m_currentSlot != CS_ARENA_NO_SLOT)
+            m_ringEnds[m_currentSlot] += h.size;  // ring bytes: PAD and events, as the ring holds them
         pos += h.size;
     }
     return static_cast<std::ptrdiff_t>(pos);
@@ -136,6 +139,7 @@ bool WireSession::handle(std::uint16_t type, std::uint16_t flags, const unsigned
         if (size < sizeof(cs_wire_string)) break;
         const auto m = load<cs_wire_string>(p);
         if (sizeof m + m.len > size || m.id == 0 || m.id > kMaxStrings) break;
+        if (m_recovering && m.id <= m_strings.size() && m_strings[m.id - 1] != 0) return true;
         if (m.id > m_strings.size()) {
             m_strings.resize(m.id, 0);
             m_texts.resize(m.id);
@@ -148,6 +152,7 @@ bool WireSession::handle(std::uint16_t type, std::uint16_t flags, const unsigned
         if (size != sizeof(cs_wire_track)) break;
         const auto m = load<cs_wire_track>(p);
         if (m.id == 0 || m.id > kMaxTracks) break;
+        if (m_recovering && m.id <= m_tracks.size() && m_tracks[m.id - 1] != 0) return true;
         if (m.id > m_tracks.size()) m_tracks.resize(m.id, 0);
         m_tracks[m.id - 1] = m_w.addTrack({.sessionId = m_session, .kind = m.kind, .tid = m.tid, .name = str(m.name)});
         return true;
@@ -165,16 +170,24 @@ bool WireSession::handle(std::uint16_t type, std::uint16_t flags, const unsigned
         }
         m_current = &it->second;
         m_currentTid = m.tid;
+        m_currentSlot = m.slot;
+        if (m.slot != CS_ARENA_NO_SLOT) m_ringEnds[m.slot] = m.ring_pos;
         return true;
     }
     case CS_WIRE_DROPPED: {
         if (size != sizeof(cs_wire_dropped)) break;
         const auto m = load<cs_wire_dropped>(p);
-        static const char* reasons[] = {"dropped_buffer_full", "dropped_reentrant", "dropped_oversized"};
-        m_w.addStat(m_session, m.reason < 3 ? reasons[m.reason] : "dropped_other", "collector",
+        static const char* reasons[] = {"dropped_buffer_full", "dropped_reentrant", "dropped_oversized",
+                                        "dropped_no_recorder"};
+        static_assert(std::size(reasons) == CS_DROP_REASONS);
+        m_w.addStat(m_session, m.reason < CS_DROP_REASONS ? reasons[m.reason] : "dropped_other", "collector",
                     static_cast<std::int64_t>(m.count));
         return true;
     }
+    case CS_WIRE_ARENA:
+        // The memfd came as ancillary data (Recorder::readFrom); it is read only if the process dies.
+        if (size != sizeof(cs_wire_arena)) break;
+        return true;
     case CS_WIRE_GOODBYE: {
         if (size != sizeof(cs_wire_goodbye)) break;
         m_goodbye = true;
@@ -198,6 +211,13 @@ void WireSession::writeSpan(Thread& t, std::int64_t trackId, const OpenSpan& s, 
     t.lastIsOpen = false;
     for (const auto& [k, v] : s.intArgs) m_w.addSpanArg(t.lastSpanId, k, v);
     for (const auto& [k, v] : s.strArgs) m_w.addSpanArg(t.lastSpanId, k, std::string_view(v));
+}
+
+bool WireSession::ringEnd(std::uint32_t slot, std::uint64_t& end) const {
+    auto it = m_ringEnds.find(slot);
+    if (it == m_ringEnds.end()) return false;
+    end = it->second;
+    return true;
 }
 
 void WireSession::finish() {

@@ -11,6 +11,8 @@
 
 #include "core/trace/writer.h"
 
+#include <compilescope/wire_protocol.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -38,6 +40,12 @@ public:
     bool ended() const { return m_goodbye; }
     std::int64_t endNs() const { return m_endNs; }
     std::int64_t events() const { return m_events; }
+
+    // Where the event bytes received for arena ring `slot` end (wire_protocol.h, THREAD); false when
+    // nothing of that ring arrived. The arena drain (arena_drain.h) continues from there.
+    bool ringEnd(std::uint32_t slot, std::uint64_t& end) const;
+    // While recovering from a dead process's arena, definitions already received are skipped.
+    void setRecovering(bool on) { m_recovering = on; }
 
 private:
     struct OpenSpan {
@@ -76,6 +84,9 @@ private:
     std::unordered_map<std::int64_t, Thread> m_threads;
     Thread* m_current = nullptr;
     std::int64_t m_currentTid = 0;
+    std::uint32_t m_currentSlot = CS_ARENA_NO_SLOT;
+    std::unordered_map<std::uint32_t, std::uint64_t> m_ringEnds;  // arena slot -> received end
+    bool m_recovering = false;
     std::unordered_map<std::uint64_t, std::int64_t> m_lookups;
     trace::StringId m_unknown = 0;
 };

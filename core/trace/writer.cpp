@@ -266,6 +266,10 @@ void TraceWriter::endSession(std::int64_t sessionId, std::int64_t endNs, OptInt 
            {endNs, exitStatus ? RawValue(*exitStatus) : RawValue(), sessionId});
 }
 
+void TraceWriter::setExitStatus(std::int64_t sessionId, std::int64_t exitStatus) {
+    runSql("cannot set the exit status", "UPDATE sessions SET exit_status=? WHERE id=?", {exitStatus, sessionId});
+}
+
 std::int64_t TraceWriter::addTrack(const TrackRecord& r) {
     auto id = nextId(Tracks);
     insert(Tracks, {id, r.sessionId, r.kind, r.tid, Sid{r.name}, r.parentTrackId});

@@ -63,6 +63,9 @@ public:
 
     std::int64_t addSession(const SessionRecord& r);
     void endSession(std::int64_t sessionId, std::int64_t endNs, OptInt exitStatus);
+    // How the process ended, also for a session that never ended normally: its exit status, or
+    // minus the number of the signal that killed it.
+    void setExitStatus(std::int64_t sessionId, std::int64_t exitStatus);
     std::int64_t addTrack(const TrackRecord& r);
     // Names a track after the fact (Trace Event Format sends thread names after the events).
     void setTrackName(std::int64_t trackId, StringId name);

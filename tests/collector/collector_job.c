@@ -6,6 +6,8 @@
  *   collector_job steady FILE N MS records counters seq = 0, 1, ... (bursts of N, one per ms) for MS
  *                                  milliseconds (0 = forever), storing the last recorded seq in FILE
  *                                  (mmap'd, so it survives a kill -9 of the job)
+ *   collector_job workers N M      forks N children that record M spans each and end with _exit(0)
+ *                                  (as worker pools do), then records M spans itself
  *   collector_job every            calls every event function of compilescope.h once
  *   collector_job exit CODE        records 5 spans and exits with CODE
  */
@@ -66,6 +68,24 @@ static int family(const char* self) {
     waitpid(execd, &st2, 0);
     spans("parent-after", 10);
     return WIFEXITED(st1) && WEXITSTATUS(st1) == 0 && WIFEXITED(st2) && WEXITSTATUS(st2) == 0 ? 0 : 3;
+}
+
+static int workers(int n, int m) {
+    cs_str name = cs_intern("worker");
+    int failed = 0;
+    for (int i = 0; i < n; ++i) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (int k = 0; k < m; ++k) cs_span_complete(CS_THREAD_TRACK, CS_CAT_COMPILE, name, CS_NOW, 10);
+            _exit(0); /* no atexit, no cs_stop: what the rings hold must survive anyway */
+        }
+        if (pid < 0) ++failed;
+    }
+    int st = 0;
+    while (wait(&st) > 0)
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) ++failed;
+    spans("parent", m);
+    return failed ? 3 : 0;
 }
 
 static int steady(const char* file, int burst, long durationMs) {
@@ -139,6 +159,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[1], "family")) rc = family(argv[0]);
     else if (!strcmp(argv[1], "child")) { spans("exec-child", 10); rc = 0; }
     else if (!strcmp(argv[1], "steady") && argc == 5) rc = steady(argv[2], atoi(argv[3]), atol(argv[4]));
+    else if (!strcmp(argv[1], "workers") && argc == 4) rc = workers(atoi(argv[2]), atoi(argv[3]));
     else if (!strcmp(argv[1], "every")) rc = every();
     else if (!strcmp(argv[1], "exit") && argc == 3) { spans("x", 5); rc = atoi(argv[2]); }
     if (argc >= 2 && getenv("COLLECTOR_JOB_PRINT_DROPS"))

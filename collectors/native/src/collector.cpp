@@ -29,6 +29,16 @@ CS_API int cs_active_flag = 0;
 namespace cs::collector {
 
 namespace {
+// Arena rings (arena.h): up to 256 rings and 1 GiB of them per process (a sparse file: only what is
+// written costs memory), and a 16 MiB log of definitions.
+constexpr std::uint32_t kMaxArenaSlots = 256;
+constexpr std::size_t kMaxArenaRingBytes = std::size_t{1} << 30;
+constexpr std::size_t kArenaLogBytes = 16u << 20;
+std::uint32_t arenaSlots(std::size_t ringBytes) {
+    const std::size_t fit = kMaxArenaRingBytes / ringBytes;
+    return static_cast<std::uint32_t>(fit < 1 ? 1 : fit > kMaxArenaSlots ? kMaxArenaSlots : fit);
+}
+
 std::mutex g_wakeMutex;
 std::condition_variable g_wake;
 
@@ -64,7 +74,9 @@ void appendPadded(std::vector<unsigned char>& out, const char* data, std::size_t
 // Sends the staging buffer; on failure the link is down for good and everything later is dropped.
 void sendStaged(Global& g) {
     if (g.out.empty() || g.fd < 0) return;
-    if (!sendAll(g.fd, g.out.data(), g.out.size())) {
+    if (sendAll(g.fd, g.out.data(), g.out.size())) {
+        g.sentBytes.fetch_add(g.out.size(), std::memory_order_relaxed);
+    } else {
         g.linkUp.store(false, std::memory_order_relaxed);
         warnOnce(std::string("lost the connection to the recorder (") + std::strerror(errno) +
                  "); further events are dropped and counted");
@@ -74,26 +86,63 @@ void sendStaged(Global& g) {
     g.out.clear();
 }
 
+void encodeString(std::vector<unsigned char>& out, std::uint32_t id, const std::string& s) {
+    cs_wire_string m{{CS_WIRE_STRING, 0, static_cast<std::uint32_t>(sizeof(cs_wire_string) + CS_WIRE_ALIGN(s.size()))}, id,
+                     static_cast<std::uint32_t>(s.size())};
+    appendStruct(out, m);
+    appendPadded(out, s.data(), s.size());
+}
+
+void encodeTrack(std::vector<unsigned char>& out, std::uint32_t id, const TrackDef& t) {
+    cs_wire_track m{{CS_WIRE_TRACK, 0, sizeof(cs_wire_track)}, id, t.kind, t.tid, t.name, 0};
+    appendStruct(out, m);
+}
+
+// A definition also goes to the arena's log, so the recorder can resolve the ids of events it
+// reads from the arena after the process died. Caller holds stringMutex.
+template <class Encode>
+void logDefinition(Global& g, Encode&& encode) {
+    if (!g.arena) return;
+    std::vector<unsigned char> m;
+    encode(m);
+    g.arena->appendLog(m.data(), m.size());  // full: those events show "?" after a crash
+}
+
 void stageDefinitions(Global& g) {
     std::lock_guard<std::mutex> lock(g.stringMutex);
-    for (; g.stringsSent < g.strings.size(); ++g.stringsSent) {
-        const std::string& s = g.strings[g.stringsSent];
-        cs_wire_string m{{CS_WIRE_STRING, 0, static_cast<std::uint32_t>(sizeof(cs_wire_string) + CS_WIRE_ALIGN(s.size()))},
-                         static_cast<std::uint32_t>(g.stringsSent + 1), static_cast<std::uint32_t>(s.size())};
-        appendStruct(g.out, m);
-        appendPadded(g.out, s.data(), s.size());
-    }
-    for (; g.tracksSent < g.tracks.size(); ++g.tracksSent) {
-        const TrackDef& t = g.tracks[g.tracksSent];
-        cs_wire_track m{{CS_WIRE_TRACK, 0, sizeof(cs_wire_track)}, static_cast<std::uint32_t>(g.tracksSent + 1),
-                        t.kind, t.tid, t.name, 0};
-        appendStruct(g.out, m);
-    }
+    for (; g.stringsSent < g.strings.size(); ++g.stringsSent)
+        encodeString(g.out, static_cast<std::uint32_t>(g.stringsSent + 1), g.strings[g.stringsSent]);
+    for (; g.tracksSent < g.tracks.size(); ++g.tracksSent)
+        encodeTrack(g.out, static_cast<std::uint32_t>(g.tracksSent + 1), g.tracks[g.tracksSent]);
 }
 
 void stageDrops(Global& g, std::uint64_t count, std::uint32_t reason) {
     cs_wire_dropped d{{CS_WIRE_DROPPED, 0, sizeof(cs_wire_dropped)}, count, reason, 0};
     appendStruct(g.out, d);
+}
+
+// Connects to the recorder as a new session: HELLO, then the arena. Caller holds flushMutex.
+bool joinRecorder(Global& g, std::string& error) {
+    g.fd = connectRecorder(g.socketPath, error);
+    if (g.fd < 0) return false;
+    if (!sendHello(g.fd, g.runtime) || (g.arena && !sendArena(g.fd, *g.arena))) {
+        if (error.empty()) error = std::strerror(errno);
+        ::close(g.fd);
+        g.fd = -1;
+        return false;
+    }
+    return true;
+}
+
+// A forked child joins the recording once it records: at its first event, before it can _exit().
+// Caller holds flushMutex.
+void joinIfPendingLocked(Global& g) {
+    if (!g.pendingConnect.exchange(false) || !g.linkUp.load(std::memory_order_relaxed)) return;
+    std::string error;
+    if (!joinRecorder(g, error)) {
+        g.linkUp.store(false);
+        warnOnce("a forked child cannot reach the recorder (" + error + "); its events are dropped and counted");
+    }
 }
 
 // One pass over every ring; returns the event bytes it moved. Caller holds flushMutex.
@@ -109,80 +158,85 @@ std::size_t flushLocked(Global& g) {
         wasOrphaned[i] = buffers[i]->orphaned.load(std::memory_order_acquire);
         ends[i] = buffers[i]->ring.writePos();  // acquire: publishes every string used before it
     }
-    if (g.pendingConnect && g.linkUp.load(std::memory_order_relaxed)) {
-        // A forked child connects only once it has recorded something, so that a fork + exec
-        // does not leave an empty "unfinished" session behind.
-        bool any = false;
+    if (g.pendingConnect.load()) {
+        // Only a child that recorded something connects, so that a fork + exec does not leave an
+        // empty "unfinished" session behind (drops alone, e.g. reentrant ones, count too).
+        bool any = g.droppedReentrant.load(std::memory_order_relaxed) != g.reentrantSent;
         for (std::size_t i = 0; i < buffers.size(); ++i)
-            any = any || ends[i] != buffers[i]->ring.readPos() ||
-                  buffers[i]->dropped.load(std::memory_order_relaxed) != buffers[i]->droppedSent;
+            any = any || ends[i] != buffers[i]->ring.readPos() || buffers[i]->droppedTotal() != 0;
         if (!any) return 0;
-        g.pendingConnect = false;
-        std::string error;
-        g.fd = connectRecorder(g.socketPath, error);
-        if (g.fd < 0 || !sendHello(g.fd, g.runtime)) {
-            g.linkUp.store(false);
-            warnOnce("a forked child cannot reach the recorder (" + error + "); its events are dropped and counted");
-        }
+        joinIfPendingLocked(g);
     }
     const bool up = g.linkUp.load(std::memory_order_relaxed) && g.fd >= 0;
     if (up) stageDefinitions(g);
-    std::vector<std::pair<ThreadBuffer*, std::uint64_t>> releases;
+    struct Release {
+        ThreadBuffer* b;
+        std::uint64_t end;
+        std::uint64_t dropped[CS_DROP_REASONS];
+    };
+    std::vector<Release> releases;
     std::size_t moved = 0;
     for (std::size_t i = 0; i < buffers.size(); ++i) {
         ThreadBuffer* b = buffers[i];
         std::uint64_t pos = b->ring.readPos();
         const std::uint64_t end = ends[i];
-        const std::uint64_t dropped = b->dropped.load(std::memory_order_relaxed);
         if (!up) {
             // Nobody to send to: what is buffered is lost, and counted.
-            std::uint64_t lost = 0;
             for (std::uint64_t p = pos; p < end;) {
                 cs_wire_header h;
                 std::memcpy(&h, b->ring.at(p), sizeof h);
-                if (h.type != CS_WIRE_PAD) ++lost;
+                if (h.type != CS_WIRE_PAD) b->drop(CS_DROP_NO_RECORDER);
                 p += h.size;
             }
-            if (lost) b->dropped.fetch_add(lost, std::memory_order_relaxed);
             b->ring.release(end);
             continue;
         }
-        if (pos == end && dropped == b->droppedSent) continue;
-        const std::size_t nameLen = b->nameSent ? 0 : std::strlen(b->name);
+        Release r{b, end, {}};
+        bool newDrops = false;
+        for (int why = 0; why < CS_DROP_REASONS; ++why) {
+            r.dropped[why] = b->dropped(why);
+            newDrops = newDrops || r.dropped[why] != b->cells->dropped_sent[why];
+        }
+        if (pos == end && !newDrops) continue;
+        const std::size_t nameLen = b->nameSent ? 0 : strnlen(b->cells->name, sizeof b->cells->name);
         cs_wire_thread th{{CS_WIRE_THREAD, 0, static_cast<std::uint32_t>(sizeof(cs_wire_thread) + CS_WIRE_ALIGN(nameLen))},
-                          b->tid, static_cast<std::uint32_t>(nameLen), 0};
+                          b->cells->tid, pos, static_cast<std::uint32_t>(nameLen), b->slot};
         appendStruct(g.out, th);
-        appendPadded(g.out, b->name, nameLen);
+        appendPadded(g.out, b->cells->name, nameLen);
         b->nameSent = true;
         while (pos < end) {
             std::size_t n = b->ring.contiguous(pos, end);
             const unsigned char* src = b->ring.at(pos);
             g.out.insert(g.out.end(), src, src + n);
             pos += n;
-            if (g.out.size() >= (1u << 20)) sendStaged(g);
+            // Sent in pieces, so a waiting producer sees progress while a slow recorder reads a pass.
+            if (g.out.size() >= (1u << 18)) sendStaged(g);
         }
-        releases.emplace_back(b, end);
         moved += static_cast<std::size_t>(end - b->ring.readPos());
-        if (dropped != b->droppedSent) {
-            stageDrops(g, dropped - b->droppedSent, 0);
-            b->droppedSent = dropped;
-        }
+        for (int why = 0; why < CS_DROP_REASONS; ++why)
+            if (r.dropped[why] != b->cells->dropped_sent[why])
+                stageDrops(g, r.dropped[why] - b->cells->dropped_sent[why], static_cast<std::uint32_t>(why));
+        releases.push_back(r);
     }
     const std::uint64_t reentrant = g.droppedReentrant.load(std::memory_order_relaxed);
     if (up && reentrant != g.reentrantSent) {
-        stageDrops(g, reentrant - g.reentrantSent, 1);
+        stageDrops(g, reentrant - g.reentrantSent, CS_DROP_REENTRANT);
         g.reentrantSent = reentrant;
     }
     if (up) sendStaged(g);
-    // Ring space is given back only once its bytes are in the socket: a kill -9 loses at most what
-    // the rings hold, never a half-sent staging buffer.
-    for (auto& [b, end] : releases) b->ring.release(end);
+    // Ring space (and the drop counts) are given back only once their bytes are in the socket:
+    // what the recorder has not received is still in the arena if the process dies now.
+    for (auto& r : releases) {
+        std::memcpy(r.b->cells->dropped_sent, r.dropped, sizeof r.dropped);
+        r.b->ring.release(r.end);
+    }
     // Free the buffers of threads that have exited and whose last bytes are now out.
     std::lock_guard<std::mutex> lock(g.registryMutex);
     for (std::size_t i = 0; i < buffers.size(); ++i) {
         ThreadBuffer* b = buffers[i];
         if (!wasOrphaned[i] || b->ring.readPos() != b->ring.writePos()) continue;
-        g.droppedNoBuffer.fetch_add(b->dropped.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        g.droppedNoBuffer.fetch_add(b->droppedTotal(), std::memory_order_relaxed);
+        if (b->slot != CS_ARENA_NO_SLOT && g.arena) g.arena->releaseSlot(b->slot);
         std::erase(g.buffers, b);
         delete b;
     }
@@ -252,17 +306,16 @@ void afterForkChild() {
     // exist here. Fresh ones take their place before the child's flusher starts.
     new (&g_wakeMutex) std::mutex;
     new (&g_wake) std::condition_variable;
-    ThreadBuffer* mine = threadState().buf;
-    for (ThreadBuffer* b : g.buffers)
-        if (b != mine) delete b;
+    // Every ring (this thread's too) holds the parent's unsent events, and an arena ring is the
+    // parent's memory: the child records into a ring of its own arena from its first event on.
+    for (ThreadBuffer* b : g.buffers) delete b;
     g.buffers.clear();
-    if (mine) {
-        mine->ring.discard();
-        mine->tid = static_cast<std::int64_t>(::syscall(SYS_gettid));
-        mine->nameSent = false;
-        mine->dropped.store(0);
-        mine->droppedSent = 0;
-        g.buffers.push_back(mine);
+    threadState().buf = nullptr;
+    if (g.threadKeyCreated) pthread_setspecific(g.threadKey, nullptr);
+    if (Arena* parent = g.arena) {
+        g.arena = Arena::create(parent->ringBytes(), arenaSlots(parent->ringBytes()), kArenaLogBytes);
+        if (g.arena) g.arena->copyLogFrom(*parent);  // the child keeps its parent's strings
+        delete parent;  // unmaps the child's view only
     }
     g.stringsSent = g.tracksSent = 0;
     g.droppedReentrant.store(0);
@@ -276,7 +329,7 @@ void afterForkChild() {
     g.flushMutex.unlock();
     g.startMutex.unlock();
     if (!g.started || !active() || g.socketPath.empty() || !g.linkUp.load()) return;
-    g.pendingConnect = true;
+    g.pendingConnect.store(true);
     if (!startFlusher(g)) {
         g.linkUp.store(false);
         warnOnce("a forked child cannot start the collector thread; its events are dropped and counted");
@@ -306,18 +359,31 @@ void warnOnce(const std::string& message) {
 
 ThreadBuffer* createThreadBuffer() {
     Global& g = global();
-    auto* mem = new (std::nothrow) unsigned char[g.bufferBytes];
-    if (!mem) return nullptr;
-    auto* b = new (std::nothrow) ThreadBuffer(mem, g.bufferBytes);
-    if (!b) {
-        delete[] mem;
-        return nullptr;
+    if (g.pendingConnect.load(std::memory_order_relaxed)) {
+        std::lock_guard<std::mutex> lock(g.flushMutex);
+        joinIfPendingLocked(g);
     }
-    b->memory.reset(mem);
-    b->tid = static_cast<std::int64_t>(::syscall(SYS_gettid));
-    prctl(PR_GET_NAME, b->name, 0, 0, 0);
+    const auto tid = static_cast<std::int64_t>(::syscall(SYS_gettid));
+    char name[16] = {};
+    prctl(PR_GET_NAME, name, 0, 0, 0);
+    ThreadBuffer* b = nullptr;
     {
         std::lock_guard<std::mutex> lock(g.registryMutex);
+        const std::uint32_t slot = g.arena ? g.arena->acquireSlot(tid, name) : CS_ARENA_NO_SLOT;
+        if (slot != CS_ARENA_NO_SLOT) {
+            b = new (std::nothrow) ThreadBuffer(g.arena->ring(slot), g.arena->ringBytes(), g.arena->slot(slot), slot);
+            if (!b) g.arena->releaseSlot(slot);
+        } else if (auto* mem = new (std::nothrow) unsigned char[g.bufferBytes]) {
+            // No arena, or more threads than slots: a private ring, which a crash loses.
+            b = new (std::nothrow) ThreadBuffer(mem, g.bufferBytes, nullptr, CS_ARENA_NO_SLOT);
+            if (b) b->memory.reset(mem);
+            else delete[] mem;
+            if (b) {
+                b->cells->tid = tid;
+                std::memcpy(b->cells->name, name, sizeof name);
+            }
+        }
+        if (!b) return nullptr;
         g.buffers.push_back(b);
     }
     pthread_setspecific(g.threadKey, b);
@@ -327,18 +393,36 @@ ThreadBuffer* createThreadBuffer() {
 
 unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size) {
     Global& g = global();
-    if (g.policy == Policy::Block) {
-        // Opt-in: the caller waits for the flusher instead of losing the event.
-        // Wakes the flusher, then naps briefly: spinning would steal the CPU the flusher and the
-        // recorder need to make room.
+    // A ring the wait policy gave up on drops until its consumer moves again, so a stalled
+    // recorder costs each thread one wait limit, not one per event.
+    if (b->stalled && b->ring.consumedPos() != b->stalledAt) b->stalled = false;
+    if (g.policy != Policy::Drop && !b->stalled) {
+        // The caller waits for the flusher instead of losing the event: wakes it, then naps
+        // briefly (spinning would steal the CPU the flusher and the recorder need to make room).
         const timespec nap{0, 20000};
+        // Progress: this ring's consumer moved, or the recorder accepted bytes of the pass that
+        // will free it (a loaded recorder may take longer than the limit for a whole pass).
+        auto progress = [&] { return b->ring.consumedPos() + g.sentBytes.load(std::memory_order_relaxed); };
+        std::uint64_t seen = progress();
+        std::int64_t since = monotonicNs();
         while (active() && g.linkUp.load(std::memory_order_relaxed)) {
             g_wake.notify_one();
             nanosleep(&nap, nullptr);
             if (unsigned char* p = b->ring.reserve(size)) return p;
+            if (g.policy == Policy::Block) continue;
+            const std::uint64_t now = progress();
+            const std::int64_t t = monotonicNs();
+            if (now != seen) {
+                seen = now;
+                since = t;
+            } else if (t - since > g.waitLimitNs) {
+                b->stalled = true;
+                b->stalledAt = b->ring.consumedPos();
+                break;
+            }
         }
     }
-    b->dropped.fetch_add(1, std::memory_order_relaxed);
+    b->drop(g.linkUp.load(std::memory_order_relaxed) ? CS_DROP_BUFFER_FULL : CS_DROP_NO_RECORDER);
     return nullptr;
 }
 
@@ -371,9 +455,16 @@ CS_API int cs_start(const char* runtime, const char* output_path) {
     if (runtime && *runtime) g.runtime = runtime;
     g.bufferBytes = roundUpPow2(envSize("COMPILESCOPE_BUFFER_KB", 256, 16, 1 << 20) * 1024);
     g.flushIntervalMs = static_cast<unsigned>(envSize("COMPILESCOPE_FLUSH_MS", 5, 1, 1000));
+    g.waitLimitNs = static_cast<std::int64_t>(envSize("COMPILESCOPE_WAIT_MS", 1000, 1, 600000)) * 1000000;
     const char* policy = std::getenv("COMPILESCOPE_BUFFER_POLICY");
-    g.policy = policy && std::strcmp(policy, "block") == 0 ? Policy::Block : Policy::Drop;
-    pthread_key_create(&g.threadKey, threadExited);
+    g.policy = !policy ? Policy::Wait
+               : std::strcmp(policy, "block") == 0 ? Policy::Block
+               : std::strcmp(policy, "drop") == 0  ? Policy::Drop
+                                                   : Policy::Wait;
+    g.threadKeyCreated = pthread_key_create(&g.threadKey, threadExited) == 0;
+    // Rings in shared memory survive the process's death; beyond the arena's slots, or without
+    // memfd, rings are private (and a crash loses what they hold).
+    g.arena = Arena::create(g.bufferBytes, arenaSlots(g.bufferBytes), kArenaLogBytes);
     pthread_atfork(beforeFork, afterForkParent, afterForkChild);
     std::atexit(atExit);
     setActive(1);  // from here on, events are buffered or counted as dropped
@@ -390,8 +481,7 @@ CS_API int cs_start(const char* runtime, const char* output_path) {
         ::setenv("COMPILESCOPE_SOCKET", socketPath.c_str(), 1);
     }
     g.socketPath = socketPath;
-    g.fd = connectRecorder(socketPath, error);
-    if (g.fd < 0 || !sendHello(g.fd, g.runtime)) {
+    if (!joinRecorder(g, error)) {
         warnOnce("cannot reach the recorder at " + socketPath + " (" + error +
                  "); the program runs unchanged and its events are dropped and counted");
         return 0;
@@ -438,7 +528,7 @@ CS_API std::uint64_t cs_dropped_count(void) {
     Global& g = global();
     std::uint64_t n = g.droppedNoBuffer.load() + g.droppedReentrant.load();
     std::lock_guard<std::mutex> lock(g.registryMutex);
-    for (ThreadBuffer* b : g.buffers) n += b->dropped.load(std::memory_order_relaxed);
+    for (ThreadBuffer* b : g.buffers) n += b->droppedTotal();
     return n;
 }
 
@@ -460,6 +550,7 @@ CS_API cs_str cs_intern_n(const char* s, std::size_t len) {
         } else if (g.strings.size() < 0xFFFFFFF0u) {
             g.strings.push_back(key);
             id = static_cast<cs_str>(g.strings.size());
+            logDefinition(g, [&](auto& m) { encodeString(m, id, g.strings.back()); });
             g.stringIds.emplace(std::move(key), id);
         }
     } catch (...) {
@@ -482,6 +573,7 @@ CS_API cs_track cs_track_create(cs_str name, int kind, std::int64_t tid) {
         std::lock_guard<std::mutex> lock(g.stringMutex);
         g.tracks.push_back({kind, tid, name});
         id = static_cast<cs_track>(g.tracks.size());
+        logDefinition(g, [&](auto& m) { encodeTrack(m, id, g.tracks.back()); });
     } catch (...) {
         id = 0;
     }

@@ -7,6 +7,7 @@
 // recorder, fork handling - lives in collector.cpp and recorder_link.cpp, off the hot path.
 #pragma once
 
+#include "arena.h"
 #include "ring_buffer.h"
 
 #include <compilescope/compilescope.h>
@@ -31,17 +32,28 @@ namespace cs::collector {
 inline bool active() { return __atomic_load_n(&cs_active_flag, __ATOMIC_RELAXED) != 0; }
 
 // One recording thread's ring. Created on the thread's first event, freed by the flusher once the
-// thread has exited (orphaned) and its bytes were sent.
+// thread has exited (orphaned) and its bytes were sent. Its positions, drop counters, tid and name
+// are the cells of an arena slot (shared with the recorder), or of `own` for a private ring.
 struct ThreadBuffer {
-    ThreadBuffer(unsigned char* mem, std::size_t cap) : ring(mem, cap) {}
+    ThreadBuffer(unsigned char* mem, std::size_t cap, cs_arena_slot* shared, std::uint32_t slotIndex)
+        : cells(shared ? shared : &own), slot(slotIndex), ring(mem, cap, &cells->write, &cells->read) {}
+    cs_arena_slot own{};
+    cs_arena_slot* cells;
+    std::uint32_t slot;  // CS_ARENA_NO_SLOT: a private ring that dies with the process
     RingBuffer ring;
-    std::int64_t tid = 0;
-    char name[32] = {};
     bool nameSent = false;                    // flusher only
-    std::atomic<std::uint64_t> dropped{0};    // producer adds on a full ring / no recorder
-    std::uint64_t droppedSent = 0;            // flusher only
+    bool stalled = false;                     // producer only: the wait policy gave up on this ring
+    std::uint64_t stalledAt = 0;              // producer only: consumer position when it gave up
     std::atomic<bool> orphaned{false};
-    std::unique_ptr<unsigned char[]> memory;  // the ring's bytes
+    std::unique_ptr<unsigned char[]> memory;  // a private ring's bytes
+
+    void drop(cs_drop_reason why) { __atomic_fetch_add(&cells->dropped[why], 1, __ATOMIC_RELAXED); }
+    std::uint64_t dropped(int why) const { return __atomic_load_n(&cells->dropped[why], __ATOMIC_RELAXED); }
+    std::uint64_t droppedTotal() const {
+        std::uint64_t n = 0;
+        for (int r = 0; r < CS_DROP_REASONS; ++r) n += dropped(r);
+        return n;
+    }
 };
 
 struct ThreadState {
@@ -49,7 +61,9 @@ struct ThreadState {
     int busy = 0;  // reentrancy guard: an event recorded while one is being written is dropped
 };
 
-enum class Policy { Drop, Block };
+// Drop: a full ring drops at once. Wait (default): the caller waits for room while the flusher makes
+// progress, and gives up after waitLimitNs without any. Block: waits as long as the recorder lives.
+enum class Policy { Drop, Wait, Block };
 
 struct TrackDef {
     std::int32_t kind;
@@ -59,20 +73,23 @@ struct TrackDef {
 
 struct Global {
     // configuration, fixed at cs_start
-    Policy policy = Policy::Drop;
+    Policy policy = Policy::Wait;
+    std::int64_t waitLimitNs = 1000000000;
     std::size_t bufferBytes = 256 * 1024;
     unsigned flushIntervalMs = 5;
     std::string runtime = "native";
     std::string socketPath;
 
     std::atomic<bool> linkUp{false};   // false: events are counted as dropped
+    std::atomic<std::uint64_t> sentBytes{0};  // bytes the recorder accepted: the wait policy's progress
     std::atomic<bool> warned{false};   // one warning per process
     std::atomic<std::uint64_t> droppedNoBuffer{0};
     std::atomic<std::uint64_t> droppedReentrant{0};
     std::atomic<std::uint64_t> nextLookup{1};
 
-    std::mutex registryMutex;  // buffers
+    std::mutex registryMutex;  // buffers, arena slots
     std::vector<ThreadBuffer*> buffers;
+    Arena* arena = nullptr;    // nullptr: private rings only (no memfd)
     std::mutex stringMutex;  // strings, tracks
     std::unordered_map<std::string, cs_str> stringIds;
     std::vector<std::string> strings;  // id - 1 -> text
@@ -80,7 +97,7 @@ struct Global {
 
     std::mutex flushMutex;  // one flush at a time; owns everything below
     int fd = -1;
-    bool pendingConnect = false;  // forked child: connect on the first flush that has events
+    std::atomic<bool> pendingConnect{false};  // forked child: connect on its first event
     std::size_t stringsSent = 0, tracksSent = 0;
     std::vector<unsigned char> out;  // staging buffer of the flush in progress
     std::uint64_t reentrantSent = 0;
@@ -91,6 +108,7 @@ struct Global {
     bool flusherRunning = false;
     std::atomic<bool> stopFlusher{false};
     pthread_key_t threadKey{};
+    bool threadKeyCreated = false;
 };
 
 Global& global();
@@ -102,7 +120,7 @@ inline ThreadState& threadState() {
 
 // Creates the calling thread's buffer (allocation, lock, one gettid). nullptr when out of memory.
 ThreadBuffer* createThreadBuffer();
-// Called with a full ring: waits for room under the block policy, else counts a drop.
+// Called with a full ring: waits for room under the wait and block policies, else counts a drop.
 unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size);
 
 // Prints "compilescope: <message>" on stderr once per process.
@@ -114,6 +132,8 @@ void flushAll();
 int connectRecorder(const std::string& socketPath, std::string& error);
 bool sendAll(int fd, const void* data, std::size_t n);
 bool sendHello(int fd, const std::string& runtime);
+// Sends the ARENA message with the arena's memfd attached (SCM_RIGHTS).
+bool sendArena(int fd, const Arena& arena);
 // Starts a private recorder writing `outputPath`; returns its socket path or "" with `error` set.
 std::string spawnRecorder(const std::string& outputPath, std::string& error);
 std::int64_t monotonicNs();
@@ -130,9 +150,9 @@ inline void emit(std::uint32_t size, Fill&& fill) {
     ThreadBuffer* b = t.buf ? t.buf : createThreadBuffer();
     if (b) {
         if (!global().linkUp.load(std::memory_order_relaxed)) {
-            b->dropped.fetch_add(1, std::memory_order_relaxed);
+            b->drop(CS_DROP_NO_RECORDER);
         } else if (size > b->ring.capacity() / 4) {
-            b->dropped.fetch_add(1, std::memory_order_relaxed);
+            b->drop(CS_DROP_OVERSIZED);
         } else {
             unsigned char* p = b->ring.reserve(size);
             if (!p) p = waitForRoom(b, size);

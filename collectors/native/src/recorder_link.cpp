@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -131,6 +132,28 @@ bool sendHello(int fd, const std::string& runtime) {
     body.resize(CS_WIRE_ALIGN(body.size()), '\0');
     h.h = {CS_WIRE_HELLO, 0, static_cast<std::uint32_t>(sizeof h + body.size())};
     return sendAll(fd, &h, sizeof h) && sendAll(fd, body.data(), body.size());
+}
+
+bool sendArena(int fd, const Arena& arena) {
+    cs_wire_arena m{{CS_WIRE_ARENA, 0, sizeof(cs_wire_arena)}, arena.size()};
+    iovec iov{&m, sizeof m};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    const int arenaFd = arena.fd();
+    std::memcpy(CMSG_DATA(c), &arenaFd, sizeof arenaFd);
+    ssize_t k;
+    do k = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+    while (k < 0 && errno == EINTR);
+    // The fd travels with the first byte; the rest of a short write goes as plain bytes.
+    return k > 0 && sendAll(fd, reinterpret_cast<const char*>(&m) + k, sizeof m - static_cast<std::size_t>(k));
 }
 
 std::string spawnRecorder(const std::string& outputPath, std::string& error) {

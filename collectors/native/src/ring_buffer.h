@@ -6,11 +6,13 @@
 // each publishes its position with a release store and reads the other's with an acquire load.
 // Records never wrap: when one does not fit before the end, a PAD record fills the rest and the
 // record starts at offset 0, so the consumer can hand any record to the socket as one piece.
+// The two positions live outside the object (in the ring's arena slot, arena.h), so the recorder can
+// read what is still unsent after the process died; the producer keeps its own copy of the write
+// position, so the hot path reads nothing through that pointer.
 #pragma once
 
 #include <compilescope/wire_protocol.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,21 +21,23 @@ namespace cs::collector {
 
 class RingBuffer {
 public:
-    // capacity: a power of two, at least 4 KiB.
-    RingBuffer(unsigned char* memory, std::size_t capacity) : m_data(memory), m_mask(capacity - 1) {}
+    // capacity: a power of two, at least 4 KiB. writeCell / readCell: the published positions.
+    RingBuffer(unsigned char* memory, std::size_t capacity, std::uint64_t* writeCell, std::uint64_t* readCell)
+        : m_data(memory), m_mask(capacity - 1), m_writeCell(writeCell), m_readCell(readCell),
+          m_write(__atomic_load_n(writeCell, __ATOMIC_RELAXED)), m_cachedRead(__atomic_load_n(readCell, __ATOMIC_RELAXED)) {}
 
     std::size_t capacity() const { return m_mask + 1; }
 
     // Reserves `size` bytes (a multiple of 8, <= capacity / 4) and returns where to write the
     // record, or nullptr when the ring is full. Producer thread only; commit() publishes it.
     unsigned char* reserve(std::uint32_t size) {
-        const std::uint64_t w = m_write.load(std::memory_order_relaxed);
+        const std::uint64_t w = m_write;
         const std::size_t off = static_cast<std::size_t>(w & m_mask);
         const std::size_t tailRoom = capacity() - off;
         const std::size_t pad = tailRoom < size ? tailRoom : 0;
         const std::uint64_t need = w + pad + size;
         if (need - m_cachedRead > capacity()) {
-            m_cachedRead = m_read.load(std::memory_order_acquire);
+            m_cachedRead = consumedPos();
             if (need - m_cachedRead > capacity()) return nullptr;
         }
         if (pad) {
@@ -45,11 +49,16 @@ public:
         m_pending = w;
         return m_data + off;
     }
-    void commit(std::uint32_t size) { m_write.store(m_pending + size, std::memory_order_release); }
+    void commit(std::uint32_t size) {
+        m_write = m_pending + size;
+        __atomic_store_n(m_writeCell, m_write, __ATOMIC_RELEASE);
+    }
+    // Producer side: how far the consumer has got.
+    std::uint64_t consumedPos() const { return __atomic_load_n(m_readCell, __ATOMIC_ACQUIRE); }
 
     // Consumer side: the published byte range [read, write).
-    std::uint64_t readPos() const { return m_read.load(std::memory_order_relaxed); }
-    std::uint64_t writePos() const { return m_write.load(std::memory_order_acquire); }
+    std::uint64_t readPos() const { return __atomic_load_n(m_readCell, __ATOMIC_RELAXED); }
+    std::uint64_t writePos() const { return __atomic_load_n(m_writeCell, __ATOMIC_ACQUIRE); }
     const unsigned char* at(std::uint64_t pos) const { return m_data + (pos & m_mask); }
     // Bytes readable contiguously from `pos` without wrapping, up to `end`.
     std::size_t contiguous(std::uint64_t pos, std::uint64_t end) const {
@@ -57,21 +66,16 @@ public:
         const std::uint64_t avail = end - pos;
         return avail < toEnd ? static_cast<std::size_t>(avail) : toEnd;
     }
-    void release(std::uint64_t pos) { m_read.store(pos, std::memory_order_release); }
-    // Forgets everything unread (after fork(), the child's copy of its parent's unsent events).
-    void discard() {
-        const auto w = m_write.load(std::memory_order_relaxed);
-        m_read.store(w, std::memory_order_relaxed);
-        m_cachedRead = w;
-    }
+    void release(std::uint64_t pos) { __atomic_store_n(m_readCell, pos, __ATOMIC_RELEASE); }
 
 private:
     unsigned char* m_data;
     std::size_t m_mask;
-    alignas(64) std::atomic<std::uint64_t> m_write{0};
+    std::uint64_t* m_writeCell;
+    std::uint64_t* m_readCell;
+    std::uint64_t m_write;  // producer's copy of *m_writeCell
     std::uint64_t m_pending = 0;
-    std::uint64_t m_cachedRead = 0;
-    alignas(64) std::atomic<std::uint64_t> m_read{0};
+    std::uint64_t m_cachedRead;
 };
 
 }  // namespace cs::collector

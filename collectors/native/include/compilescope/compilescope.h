@@ -90,7 +90,7 @@ CS_API int cs_enabled(void);
  * does this every few milliseconds). Makes a system call: not for the hot path. */
 CS_API void cs_flush(void);
 
-/* Events this process dropped so far: full buffers (drop policy), no recorder, reentrancy. */
+/* Events this process dropped so far: full buffers, oversized records, no recorder, reentrancy. */
 CS_API uint64_t cs_dropped_count(void);
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock of every timestamp in a recorded session. */

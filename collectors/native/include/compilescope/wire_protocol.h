@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define CS_WIRE_MAGIC 0x52575343u /* "CSWR" */
-#define CS_WIRE_VERSION 1u
+#define CS_WIRE_VERSION 2u
 #define CS_WIRE_MAX_MESSAGE (1u << 20)     /* larger messages are malformed */
 #define CS_WIRE_MAX_TEXT 4000u             /* inline texts (invalidation items) are cut here */
 #define CS_WIRE_MAX_KEY 4096u              /* key components kept per lookup */
@@ -39,6 +39,7 @@ typedef enum cs_wire_type {
     CS_WIRE_THREAD = 4,      /* cs_wire_thread (+ thread name on first use) */
     CS_WIRE_DROPPED = 5,     /* cs_wire_dropped */
     CS_WIRE_GOODBYE = 6,     /* cs_wire_goodbye */
+    CS_WIRE_ARENA = 7,       /* cs_wire_arena, with the arena's fd as SCM_RIGHTS */
     CS_WIRE_FIRST_EVENT = 16,
     CS_WIRE_SPAN_BEGIN = 16,
     CS_WIRE_SPAN_END = 17,
@@ -90,19 +91,36 @@ typedef struct cs_wire_track {
     uint32_t pad;
 } cs_wire_track;
 
+/* The event bytes that follow, up to the next control message, are the bytes of arena ring `slot`
+ * from position ring_pos on (slot CS_ARENA_NO_SLOT: a private ring the recorder cannot read). */
 typedef struct cs_wire_thread {
     cs_wire_header h;
     int64_t tid;       /* OS thread id */
+    uint64_t ring_pos; /* ring position of the first event byte that follows */
     uint32_t name_len; /* thread name bytes that follow, on the first THREAD of a thread only */
-    uint32_t pad;
+    uint32_t slot;     /* arena slot of the thread's ring, or CS_ARENA_NO_SLOT */
 } cs_wire_thread;
 
 typedef struct cs_wire_dropped {
     cs_wire_header h;
     uint64_t count; /* events dropped since the last DROPPED */
-    uint32_t reason; /* 0 buffer full, 1 reentrant call, 2 oversized record */
+    uint32_t reason; /* cs_drop_reason */
     uint32_t pad;
 } cs_wire_dropped;
+
+/* Why events were dropped (cs_wire_dropped.reason, the stats row's name). */
+typedef enum cs_drop_reason {
+    CS_DROP_BUFFER_FULL = 0, /* ring full: drop policy, or the wait policy's stall limit passed */
+    CS_DROP_REENTRANT = 1,   /* recorded from inside another event (signal handler, hook) */
+    CS_DROP_OVERSIZED = 2,   /* one record larger than a quarter of the ring */
+    CS_DROP_NO_RECORDER = 3, /* the recorder was unreachable or its connection was lost */
+    CS_DROP_REASONS
+} cs_drop_reason;
+
+typedef struct cs_wire_arena {
+    cs_wire_header h;
+    uint64_t size; /* bytes of the memfd sent with this message */
+} cs_wire_arena;
 
 typedef struct cs_wire_goodbye {
     cs_wire_header h;
@@ -226,5 +244,43 @@ typedef struct cs_wire_phase_timing {
     int32_t tool;
     uint32_t input, phase, arch;
 } cs_wire_phase_timing;
+
+/* The arena: one memfd per recording process, shared with the recorder (ARENA message).
+ *   [0, 128)                        cs_arena_header
+ *   [slots_offset, ...)             slot_count cs_arena_slot, one per recording thread
+ *   [log_offset, + log_capacity)    STRING and TRACK messages of every definition, in order
+ *   [rings_offset + i * ring_bytes) ring of slot i: wire records, PAD where a record would wrap
+ * Positions are byte counts since the ring was created (ring offset = position % ring_bytes). The
+ * producer publishes `write` and the flusher `read` with release stores. A slot is in use while
+ * `state` is 1. The recorder reads the arena only after the stream ended without GOODBYE, treating
+ * every field as untrusted. */
+#define CS_ARENA_MAGIC 0x41525343u /* "CSRA" */
+#define CS_ARENA_VERSION 1u
+#define CS_ARENA_NO_SLOT 0xFFFFFFFFu
+
+typedef struct cs_arena_slot {
+    /* first cache line: the recording thread's */
+    uint64_t write;                     /* end of the published records */
+    uint64_t dropped[CS_DROP_REASONS];  /* events dropped, by cs_drop_reason */
+    int64_t tid;                        /* OS thread id */
+    uint32_t state;                     /* 0 free, 1 in use */
+    uint32_t pad0;
+    uint64_t pad1;
+    /* second cache line: the flusher's */
+    uint64_t read;                          /* bytes before this reached the socket */
+    uint64_t dropped_sent[CS_DROP_REASONS]; /* drops already reported in DROPPED messages */
+    char name[16];                          /* thread name (no NUL when 16 long) */
+    uint64_t pad2;
+} cs_arena_slot;
+
+typedef struct cs_arena_header {
+    uint32_t magic, version;
+    uint32_t slot_count, slot_bytes; /* slot_bytes = sizeof(cs_arena_slot) */
+    uint64_t ring_bytes;             /* capacity of each ring, a power of two */
+    uint64_t log_offset, log_capacity;
+    uint64_t log_used;               /* published bytes of the log */
+    uint64_t rings_offset, slots_offset;
+    uint64_t pad[8];
+} cs_arena_header;
 
 #endif /* COMPILESCOPE_WIRE_PROTOCOL_H */
