@@ -74,7 +74,9 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
     for (const auto& ses : s.sessions) {
         const bool ended = ses.endNs.has_value();
         std::string state = ended ? "complete" : "unfinished";
-        if (ended && ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
+        // A negative status is the signal that killed the job (docs/trace-format.md).
+        if (ses.exitStatus && *ses.exitStatus < 0) state += ", killed by signal " + std::to_string(-*ses.exitStatus);
+        else if (ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
         std::string start = ses.firstNs ? "+" + util::formatDuration(*ses.firstNs) : "-";
         std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(*ses.lastNs - *ses.firstNs) : "-";
         sessions.addRow({std::to_string(ses.id), ses.runtime, ses.pid ? std::to_string(*ses.pid) : "-",
