@@ -40,6 +40,7 @@ void printJson(std::ostream& out, const trace::TraceReader& reader, const engine
     j.key("repeated_modules").value(a.repeatedModules());
     j.key("lookups").value(a.facts.lookups).key("misses").value(a.facts.misses);
     j.key("stat_kinds").value(a.facts.statKinds);
+    j.key("dropped_events").value(a.losses.droppedEvents).key("unread_input").value(a.losses.unreadInput);
     j.endObject();
     out << "\n";
 }
@@ -64,9 +65,7 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
     const engine::CompileSummary& s = a.summary;
     auto& out = io.out;
     // A loss comes first: every figure below is affected by it.
-    if (a.facts.statKinds > 0)
-        out << "warning: " << a.facts.statKinds
-            << " kind(s) of dropped or malformed input; the figures below miss them (see stats at the end)\n";
+    if (a.losses.any()) out << "warning: " << a.losses.headline() << " (stats at the end; `compilescope findings` for remedies)\n";
     out << "trace:   " << reader->path() << "\n";
     out << "format:  v" << reader->formatVersion() << ", written by " << reader->meta("creator") << "\n";
 

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "app/widgets/loss_banner.h"
+
 #include "app/models/text.h"
 #include "core/report/report.h"
 #include "core/trace/live_registry.h"
@@ -251,6 +253,9 @@ void MainWindow::refreshViews() {
     m_cache->setDocument(d);
     m_modules->setDocument(d);
     m_invalidations->setDocument(d);
+    std::vector<const TraceDocument*> all;
+    for (const TraceDocument& doc : m_docs) all.push_back(&doc);
+    m_timeline->setLossText(lossBannerText(all));
 }
 
 int MainWindow::timelineSourceOf(int docIndex) const {

@@ -1,6 +1,7 @@
 #include "overview_view.h"
 
 #include "acceptance_verdict.h"
+#include "app/widgets/loss_banner.h"
 #include "filtered_table.h"
 #include "app/models/text.h"
 #include "app/plots/bar_chart.h"
@@ -37,6 +38,7 @@ QString compileHeadline(const engine::CompileSummary& s) {
 
 OverviewView::OverviewView(QWidget* parent)
     : QWidget(parent),
+      m_loss(makeLossBanner(this)),
       m_headline(new QLabel(QStringLiteral("Loading…"), this)),
       m_verdict(new QLabel(this)),
       m_chart(new BarChart(Qt::Horizontal, this)),
@@ -64,6 +66,7 @@ OverviewView::OverviewView(QWidget* parent)
     grid->addWidget(boxed(QStringLiteral("Sessions"), new FilteredTable(m_sessions, QStringLiteral("Filter sessions"))), 2, 0);
     grid->addWidget(boxed(QStringLiteral("Trace problems"), new FilteredTable(m_problems, QStringLiteral("Filter problems"))), 2, 1);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_loss);
     layout->addWidget(m_headline);
     layout->addWidget(m_verdict);
     layout->addLayout(grid, 1);
@@ -74,6 +77,7 @@ void OverviewView::setDocument(const TraceDocument& doc) {
         m_headline->setText(doc.loading ? QStringLiteral("Loading %1…").arg(doc.label) : QStringLiteral("No trace"));
         return;
     }
+    showLossBanner(m_loss, lossBannerText({&doc}));
     const engine::CompileSummary& s = *doc.summary;
     m_headline->setText(doc.label + QStringLiteral(": ") + compileHeadline(s));
     m_verdict->setText(acceptanceVerdictHtml(doc));
@@ -94,6 +98,7 @@ void OverviewView::setDocument(const TraceDocument& doc) {
 }
 
 QString OverviewView::headline() const { return m_headline->text(); }
+QString OverviewView::lossBanner() const { return m_loss->isVisibleTo(this) ? m_loss->text() : QString(); }
 QString OverviewView::verdict() const { return m_verdict->text(); }
 
 }  // namespace cs::gui

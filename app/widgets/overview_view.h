@@ -19,6 +19,7 @@ class OverviewView : public QWidget {
 public:
     explicit OverviewView(QWidget* parent = nullptr);
     void setDocument(const TraceDocument& doc);
+    QString lossBanner() const;  // "" when the banner is hidden
 
     QString headline() const;
     QString verdict() const;
@@ -33,6 +34,7 @@ signals:
     void findingActivated(int findingIndex);
 
 private:
+    QLabel* m_loss;  // what the trace is missing, above everything else
     QLabel* m_headline;
     QLabel* m_verdict;
     BarChart* m_chart;

@@ -1,5 +1,7 @@
 #include "timeline_view.h"
 
+#include "app/widgets/loss_banner.h"
+
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -47,6 +49,8 @@ TimelineView::TimelineView(QWidget* parent)
     connect(m_plot, &TimelinePlot::selectionChanged, this, [this] { m_details->setPlainText(m_plot->selectionText()); });
     connect(m_plot, &TimelinePlot::replotted, this, &TimelineView::updateStatus);
     auto* layout = new QVBoxLayout(this);
+    m_loss = makeLossBanner(this);
+    layout->addWidget(m_loss);
     layout->addLayout(tools);
     layout->addWidget(m_plot, 1);
     layout->addWidget(m_details);
@@ -58,6 +62,9 @@ void TimelineView::updateStatus() {
 }
 
 QString TimelineView::details() const { return m_details->toPlainText(); }
+
+void TimelineView::setLossText(const QString& text) { showLossBanner(m_loss, text); }
+QString TimelineView::lossBanner() const { return m_loss->isVisibleTo(this) ? m_loss->text() : QString(); }
 bool TimelineView::followSelection() const { return m_follow->isChecked(); }
 
 }  // namespace cs::gui

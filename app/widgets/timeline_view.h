@@ -17,6 +17,9 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
     TimelinePlot* plot() const { return m_plot; }
     QString details() const;
+    // What the open traces are missing (loss_banner.h): shown above the plot, hidden when "".
+    void setLossText(const QString& text);
+    QString lossBanner() const;
     bool followSelection() const;
 
 private:
@@ -25,6 +28,7 @@ private:
     QPlainTextEdit* m_details;
     QCheckBox* m_follow;
     QLabel* m_status;
+    QLabel* m_loss = nullptr;
 };
 
 }  // namespace cs::gui

@@ -3,6 +3,7 @@
 #include "core/engine/analysis_counters.h"
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/julia/invalidation_findings.h"
+#include "core/engine/trace_losses.h"
 #include "core/engine/warp/warp_diagnosis.h"
 
 namespace cs::engine {
@@ -13,13 +14,14 @@ AnalysisCounters& analysisCounters() {
 }
 
 std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
-                                     const InvalidationForest* invalidations) {
+                                     const InvalidationForest* invalidations, const TraceLosses* losses) {
     ++analysisCounters().findings;
     std::vector<Finding> all;
     auto append = [&](std::vector<Finding> part) {
         for (auto& f : part) all.push_back(std::move(f));
     };
-    // One line per analysis (cache replay, Warp modules, Julia invalidations, CUDA, ...).
+    // One line per analysis (losses, cache replay, Warp modules, Julia invalidations, CUDA, ...).
+    if (losses) append(lossFindings(*losses));
     if (cache && !cache->facts.empty()) append(cacheFindings(*cache));
     if (modules) append(warp::diagnoseModules(*modules));
     if (invalidations) append(invalidationFindings(*invalidations));

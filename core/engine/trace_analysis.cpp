@@ -24,6 +24,7 @@ std::shared_ptr<const TraceAnalysis> analyseTrace(const trace::TraceReader& read
     a->summary = std::move(summary);
     control.report(10, "facts");
     a->facts = readTraceFacts(reader);
+    a->losses = lossesOf(a->facts);
     a->facts.phases.totalNs = 0;
     for (const TimeShare& t : a->summary.byCategory)
         if (t.name == "compiler phase") a->facts.phases.totalNs = t.ns;
@@ -43,7 +44,7 @@ std::shared_ptr<const TraceAnalysis> analyseTrace(const trace::TraceReader& read
     }
     control.check();
     control.report(80, "findings");
-    a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get());
+    a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get(), &a->losses);
     if (options.timelineBuckets > 0) {
         control.report(90, "timeline digest");
         a->digest = digestTimeline(reader, a->summary, options.timelineBuckets);

@@ -16,6 +16,7 @@
 #include "core/engine/load_control.h"
 #include "core/engine/timeline/timeline_digest.h"
 #include "core/engine/trace_facts.h"
+#include "core/engine/trace_losses.h"
 #include "core/engine/warp/warp_modules.h"
 
 #include <memory>
@@ -37,6 +38,7 @@ struct TraceAnalysis {
     std::string path;
     CompileSummary summary;
     TraceFacts facts;
+    TraceLosses losses;  // what the trace is missing (every view shows it first)
     std::shared_ptr<const CacheAnalysis> cache;  // null: the trace recorded no cache lookups
     std::vector<CacheCounters> counters;         // the runtime's cache_stats() snapshots
     AcceptanceVerdict verdict;

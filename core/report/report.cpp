@@ -47,6 +47,7 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
         j.key("untimed_compiles").value(s.untimedCompiles);
         j.key("time_span_ns").value(s.startNs && s.endNs ? *s.endNs - *s.startNs : 0);
         j.key("module_names").value(t.modules.modules);
+        j.key("dropped_events").value(t.analysis ? t.analysis->losses.droppedEvents : 0);
         j.key("module_loads").value(s.moduleLoads).key("modules_compiled").value(s.modulesCompiled);
         j.key("repeated_module_names").value(t.modules.repeated);
         j.key("invalidation_items").value(t.invalidations.items);
@@ -63,6 +64,23 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
     }
     j.endArray().endObject();
     return ss.str();
+}
+
+// What a trace is missing comes before any figure (engine/trace_losses.h).
+void renderLossBanner(HtmlBuilder& body, const std::vector<TraceReport>& traces) {
+    bool any = false;
+    for (const auto& t : traces) any = any || (t.analysis && t.analysis->losses.any());
+    if (!any) return;
+    body.open("div", {{"class", "warnbox lossbanner"}, {"role", "alert"}, {"id", "data-lost"}});
+    body.leaf("strong", "Data lost. ");
+    for (const auto& t : traces) {
+        if (!t.analysis || !t.analysis->losses.any()) continue;
+        body.open("div");
+        if (traces.size() > 1) body.leaf("span", t.label, {{"class", "tag"}}).text(" ");
+        body.shortText(t.analysis->losses.headline(), 400).text(". The findings name each loss and its remedy.");
+        body.close();
+    }
+    body.close();
 }
 
 std::string joinHashes(const std::vector<std::string>& hashes) {
@@ -84,6 +102,7 @@ std::string renderReport(const std::vector<TraceReport>& traces, const ReportOpt
         body.open("code").shortText(traces[i].path, 160).close();
     }
     body.close().close();
+    renderLossBanner(body, traces);
     body.open("nav", {{"class", "toc"}});
     body.leaf("a", "Summary", {{"href", "#summary"}}).leaf("a", "Findings", {{"href", "#findings"}});
     body.leaf("a", "Timeline", {{"href", "#timeline"}}).leaf("a", "Cache misses", {{"href", "#cache-misses"}});

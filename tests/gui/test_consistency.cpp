@@ -8,6 +8,7 @@
 #include "app/gui/main_window.h"
 #include "app/models/text.h"
 #include "app/widgets/overview_view.h"
+#include "app/widgets/timeline_view.h"
 #include "cli_runner.h"
 #include "core/engine/analysis_counters.h"
 #include "core/ingest/import_files.h"
@@ -17,6 +18,8 @@
 #include "demo_trace_builder.h"
 #include "report/report_fixture.h"
 #include "test_util.h"
+
+#include <compilescope/trace_constants.h>
 
 #include <filesystem>
 #include <sstream>
@@ -179,4 +182,52 @@ TEST(OneAnalysis, EachAnalysisRunsOncePerGuiLoadAndOncePerReport) {
     std::ostringstream out;
     report::writeReport({path}, {}, out);
     expectEachOnce("one report");
+}
+
+// Nothing lost without a word: a trace whose collector dropped events says so first in info, in the
+// findings (with the remedy), at the top of the report and above the GUI's Overview and Timeline.
+TEST(Losses, EveryViewShowsALoss) {
+    test::TempDir dir;
+    const std::string path = dir.file("lossy.cstrace");
+    {
+        trace::TraceWriter w(path, {});
+        auto s = w.addSession({.pid = 7, .runtime = w.intern("numba"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 0});
+        auto t = w.addTrack({.sessionId = s, .tid = 7, .name = w.intern("main")});
+        w.addSpan({.trackId = t, .startNs = 10, .durNs = 1000, .category = CS_CAT_COMPILE, .name = w.intern("f")});
+        w.addStat(s, "dropped_buffer_full", "collector", 1547576, "8 threads");
+        w.addStat(s, "recovered_after_exit", "recorder", 12, "");  // information, not a loss
+        w.endSession(s, 5000, 0);
+        w.finalize();
+    }
+    auto info = test::runCli({"info", path});
+    EXPECT_EQ(info.out.rfind("warning: 1,547,576 recorded events never reached the trace", 0), 0u) << info.out;
+    auto findings = test::runCli({"findings", path});
+    EXPECT_NE(findings.out.find("trace.events_lost: 1,547,576 recorded events lost (dropped_buffer_full, collector)"),
+              std::string::npos)
+        << findings.out;
+    EXPECT_NE(findings.out.find("COMPILESCOPE_BUFFER_POLICY=block"), std::string::npos) << findings.out;
+    EXPECT_EQ(findings.out.find("recovered_after_exit"), std::string::npos) << findings.out;
+    std::ostringstream out;
+    report::writeReport({path}, {}, out);
+    const std::string html = out.str();
+    auto banner = html.find("<div class=\"warnbox lossbanner\" role=\"alert\" id=\"data-lost\">");
+    ASSERT_NE(banner, std::string::npos);
+    EXPECT_LT(banner, html.find("id=\"summary\"")) << "the banner comes before any figure";
+
+    gui::MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    window.openTraces({QString::fromStdString(path)});
+    ASSERT_TRUE(test::waitFor([&] { return !window.isLoading(); }));
+    EXPECT_TRUE(window.overview()->lossBanner().contains(QStringLiteral("1,547,576 recorded events never reached the trace")))
+        << window.overview()->lossBanner().toStdString();
+    EXPECT_TRUE(window.timeline()->lossBanner().contains(QStringLiteral("1,547,576"))) << window.timeline()->lossBanner().toStdString();
+
+    // A trace that lost nothing shows no banner.
+    gui::MainWindow clean;
+    clean.show();
+    clean.openTraces({QString::fromStdString(demoSource("demo.cstrace"))});
+    ASSERT_TRUE(test::waitFor([&] { return !clean.isLoading(); }));
+    EXPECT_TRUE(clean.overview()->lossBanner().isEmpty());
+    EXPECT_TRUE(clean.timeline()->lossBanner().isEmpty());
 }
