@@ -11,7 +11,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
   xvfb xauth chromium
-  python3 python3-numba
+  python3 python3-numba python3-venv
+  dpkg-dev desktop-file-utils appstream xdg-utils shared-mime-info libfile-mimeinfo-perl librsvg2-bin man-db
 )
 
 missing=()
