@@ -12,7 +12,7 @@ namespace cs::cli {
 namespace {
 int runReport(const std::vector<std::string>& args, CommandIo& io) {
     std::vector<std::string> traces;
-    std::string output, ledgerPath;
+    std::string output, ledgerPath, splitDir;
     report::ReportOptions options;
     options.generator = "compilescope report";
     for (size_t i = 0; i < args.size(); ++i) {
@@ -22,10 +22,11 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
             (void)what;
             return &args[++i];
         };
-        if (a == "-o" || a == "--output" || a == "--ledger" || a == "--title" || a == "--buckets") {
+        if (a == "-o" || a == "--output" || a == "--ledger" || a == "--title" || a == "--buckets" || a == "--split") {
             const std::string* v = value(a.c_str());
             if (!v) return usageError(io, "report", a + " needs a value");
             if (a == "--ledger") ledgerPath = *v;
+            else if (a == "--split") splitDir = *v;
             else if (a == "--title") options.title = *v;
             else if (a == "--buckets") {
                 try {
@@ -43,11 +44,20 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
         }
     }
     if (traces.empty()) return usageError(io, "report", "expected at least one TRACE");
-    if (output.empty()) return usageError(io, "report", "expected -o FILE (the report to write)");
+    if (!output.empty() && !splitDir.empty()) return usageError(io, "report", "-o and --split exclude each other");
+    if (output.empty() && splitDir.empty())
+        return usageError(io, "report", "expected -o FILE (the report to write) or --split DIR");
     measure::Ledger ledger;
     if (!ledgerPath.empty()) {
         ledger = measure::readLedger(ledgerPath);
         options.ledger = &ledger;
+    }
+    if (!splitDir.empty()) {
+        options.compileIndexRows = 5000;  // pages of their own: the index page stays small
+        report::writeReportSplit(traces, options, splitDir);
+        io.out << "wrote " << splitDir << "/index.html and its compiles/ pages (" << traces.size() << " trace"
+               << (traces.size() == 1 ? "" : "s") << ")\n";
+        return Exit::Ok;
     }
     // Written beside the target and renamed, so a failed run never leaves half a report.
     std::string tmp = output + ".tmp";
@@ -78,14 +88,18 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
 
 Command reportCommand() {
     return {"report", "write the HTML report of one trace, or compare several",
-            "Usage: compilescope report TRACE [TRACE...] -o report.html [--ledger FILE] [--title TEXT]\n"
-            "                           [--buckets N]\n\n"
+            "Usage: compilescope report TRACE [TRACE...] (-o report.html | --split DIR) [--ledger FILE]\n"
+            "                           [--title TEXT] [--buckets N]\n\n"
             "Writes one self-contained HTML file (inline CSS, JS and SVG; no network access): summary and\n"
-            "acceptance verdict, findings with fixes, an aggregated timeline, cache misses with reasons,\n"
-            "repeated module hashes, invalidation trees, compiler phases. With several traces the first is\n"
+            "acceptance verdict, an index of every compile and cache event (outcome, why, cost) linked to\n"
+            "each one's details (key before -> after, options, log, phases, findings, place on the timeline),\n"
+            "findings with fixes, an aggregated timeline, cache misses with reasons, repeated module hashes,\n"
+            "invalidation trees, compiler phases. With several traces the first is\n"
             "the baseline and each other one is compared with it (medians, deltas, inconclusive inside\n"
             "max(1% of baseline, 2 x baseline MAD); refused when the launch topology changed).\n\n"
             "  -o FILE         the report to write (replaced atomically)\n"
+            "  --split DIR     for very large traces: DIR/index.html plus one page per compile in\n"
+            "                  DIR/compiles/ (up to 5000 listed), as tlparse writes its output folder\n"
             "  --ledger FILE   options measured and not taken: a Markdown table\n"
             "                  | Option | Measured | Why not taken | To take it |, or a JSON array of\n"
             "                  {option, measured, why_not_taken, to_take_it}\n"

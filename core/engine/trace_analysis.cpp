@@ -49,6 +49,10 @@ std::shared_ptr<const TraceAnalysis> analyseTrace(const trace::TraceReader& read
         control.report(90, "timeline digest");
         a->digest = digestTimeline(reader, a->summary, options.timelineBuckets);
     }
+    if (options.compileIndexRows > 0) {
+        control.report(95, "compile index");
+        a->compileIndex = buildCompileIndex(reader, *a, options.compileIndexRows);
+    }
     control.report(100, "done");
     return a;
 }

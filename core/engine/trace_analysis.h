@@ -10,6 +10,7 @@
 
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/cache/verdict.h"
+#include "core/engine/compile_index.h"
 #include "core/engine/compile_summary.h"
 #include "core/engine/finding.h"
 #include "core/engine/julia/invalidation_trees.h"
@@ -32,6 +33,9 @@ namespace cs::engine {
 struct AnalysisOptions {
     AcceptanceOptions acceptance{};
     int timelineBuckets = 0;  // > 0: also reduce the timeline to this many buckets (the report's)
+    // > 0: also build the compile index (compile_index.h), listing at most this many rows in full
+    // (the report's; the GUI does not pay for it).
+    size_t compileIndexRows = 0;
 };
 
 struct TraceAnalysis {
@@ -47,6 +51,7 @@ struct TraceAnalysis {
     std::shared_ptr<const InvalidationForest> invalidations;  // null: no invalidation items
     std::vector<Finding> findings;
     TimelineDigest digest;  // only with AnalysisOptions::timelineBuckets
+    CompileIndex compileIndex;  // only with AnalysisOptions::compileIndexRows
 
     std::int64_t moduleLoads() const { return modules ? modules->loadCount : 0; }
     // Module identity counts: module names (per session), and those built under several identities.

@@ -20,14 +20,40 @@ void checkName(std::string_view name) {
             throw std::logic_error("bad HTML name: " + std::string(name));
 }
 
-// Attributes whose value the browser treats as a URL or as code. Only in-page fragments are allowed
-// as URLs; event handlers are never written.
+bool wordChar(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'; }
+
+// A page of a split report, relative to the current one: [../][dir/]name.html[#fragment], every name
+// of [A-Za-z0-9_-]. No scheme, no host, no query, nothing a browser could resolve outside the folder
+// beyond one level up.
+bool pageLink(std::string_view v) {
+    if (v.substr(0, 3) == "../") v.remove_prefix(3);
+    std::string_view fragment;
+    if (auto hash = v.find('#'); hash != std::string_view::npos) {
+        fragment = v.substr(hash + 1);
+        v = v.substr(0, hash);
+        if (fragment.empty()) return false;
+    }
+    for (char c : fragment)
+        if (!wordChar(c)) return false;
+    if (v.size() < 6 || v.substr(v.size() - 5) != ".html") return false;
+    v.remove_suffix(5);
+    const auto slash = v.find('/');
+    if (slash != std::string_view::npos && (slash == 0 || slash + 1 == v.size() || v.find('/', slash + 1) != v.npos))
+        return false;
+    for (char c : v)
+        if (!wordChar(c) && c != '/') return false;
+    return !v.empty();
+}
+
+// Attributes whose value the browser treats as a URL or as code. Only in-page fragments and pages of
+// a split report are allowed as URLs; event handlers are never written.
 void checkAttr(std::string_view name, std::string_view value) {
     if (name.size() > 2 && name.substr(0, 2) == "on") throw std::logic_error("event handler attribute refused");
     if (name == "style") throw std::logic_error("style attribute refused (the CSP blocks it)");
-    if ((name == "href" || name == "src" || name == "action" || name == "xlink:href" || name == "formaction") &&
-        (value.empty() || value[0] != '#'))
-        throw std::logic_error("only #fragment URLs may be written");
+    if (name == "src" || name == "action" || name == "xlink:href" || name == "formaction")
+        throw std::logic_error("no " + std::string(name) + " URLs are written");
+    if (name == "href" && !(!value.empty() && value[0] == '#') && !pageLink(value))
+        throw std::logic_error("only #fragment and split-report page URLs may be written");
 }
 }  // namespace
 

@@ -9,7 +9,10 @@
 #include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 namespace cs::report {
 
@@ -52,6 +55,7 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
         j.key("repeated_module_names").value(t.modules.repeated);
         j.key("invalidation_items").value(t.invalidations.items);
         j.key("phase_timings").value(t.phases.timings);
+        if (t.analysis) j.key("compiles").value(t.analysis->compileIndex.total);
         j.key("findings").beginArray();
         for (const auto& f : t.findings) {
             j.beginObject().key("kind").value(truncateUtf8(f.kind, 200));
@@ -88,9 +92,32 @@ std::string joinHashes(const std::vector<std::string>& hashes) {
     for (const auto& h : hashes) out += " '" + h + "'";
     return out;
 }
-}  // namespace
 
-std::string renderReport(const std::vector<TraceReport>& traces, const ReportOptions& options) {
+// The <!DOCTYPE html> document around a rendered body: the head is written last, because the
+// Content-Security-Policy must list the hashes of the body's inline script blocks (none: 'none').
+std::string document(const std::string& title, const HtmlBuilder& body) {
+    HtmlBuilder head;
+    head.styleBlock(kReportCss);  // hashed first, so the CSP below can name it
+    const std::string scripts = body.scriptHashes().empty() ? " 'none'" : joinHashes(body.scriptHashes());
+    std::string csp = "default-src 'none'; style-src" + joinHashes(head.styleHashes()) + "; script-src" + scripts +
+                      "; img-src 'none'; base-uri 'none'; form-action 'none'";
+    HtmlBuilder doc;
+    doc.markup("<!DOCTYPE html>\n");
+    doc.open("html", {{"lang", "en"}});
+    doc.open("head");
+    doc.single("meta", {{"charset", "utf-8"}});
+    doc.single("meta", {{"http-equiv", "Content-Security-Policy"}, {"content", csp}});
+    doc.single("meta", {{"name", "referrer"}, {"content", "no-referrer"}});
+    doc.single("meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
+    doc.leaf("title", truncateUtf8(title, 200));
+    doc.append(head);
+    doc.close();  // head
+    doc.append(body);
+    doc.close();  // html
+    return doc.str() + "\n";
+}
+
+std::string renderIndexPage(const std::vector<TraceReport>& traces, const ReportOptions& options, const Links& links) {
     HtmlBuilder body;
     body.open("body");
     body.open("header", {{"class", "top"}});
@@ -104,7 +131,8 @@ std::string renderReport(const std::vector<TraceReport>& traces, const ReportOpt
     body.close().close();
     renderLossBanner(body, traces);
     body.open("nav", {{"class", "toc"}});
-    body.leaf("a", "Summary", {{"href", "#summary"}}).leaf("a", "Findings", {{"href", "#findings"}});
+    body.leaf("a", "Summary", {{"href", "#summary"}}).leaf("a", "Compiles", {{"href", "#compiles"}});
+    body.leaf("a", "Findings", {{"href", "#findings"}});
     body.leaf("a", "Timeline", {{"href", "#timeline"}}).leaf("a", "Cache misses", {{"href", "#cache-misses"}});
     body.leaf("a", "Repeated hashes", {{"href", "#repeated-hashes"}});
     body.leaf("a", "Invalidation trees", {{"href", "#invalidations"}}).leaf("a", "Compiler phases", {{"href", "#phases"}});
@@ -112,49 +140,93 @@ std::string renderReport(const std::vector<TraceReport>& traces, const ReportOpt
     body.close();
     body.open("main");
     renderSummary(body, traces);
-    renderFindings(body, traces);
+    renderCompileIndex(body, traces, links);
+    renderFindings(body, traces, links);
     renderTimeline(body, traces);
     renderCacheMisses(body, traces);
     renderRepeatedHashes(body, traces);
     renderInvalidations(body, traces);
     renderPhases(body, traces);
     renderComparison(body, traces, options.ledger);
+    renderCompileDetails(body, traces, links);
     body.close();
     body.open("footer").text("Written by ").shortText(options.generator, 80)
         .text(". Self-contained: no network access, scripts limited by a Content-Security-Policy.").close();
     body.jsonBlock("report-data", reportJson(traces));
     body.scriptBlock(kReportJs);
     body.close();  // body
-
-    HtmlBuilder head;
-    head.styleBlock(kReportCss);  // hashed first, so the CSP below can name it
-    std::string csp = "default-src 'none'; style-src" + joinHashes(head.styleHashes()) + "; script-src" +
-                      joinHashes(body.scriptHashes()) + "; img-src 'none'; base-uri 'none'; form-action 'none'";
-    HtmlBuilder doc;
-    doc.markup("<!DOCTYPE html>\n");
-    doc.open("html", {{"lang", "en"}});
-    doc.open("head");
-    doc.single("meta", {{"charset", "utf-8"}});
-    doc.single("meta", {{"http-equiv", "Content-Security-Policy"}, {"content", csp}});
-    doc.single("meta", {{"name", "referrer"}, {"content", "no-referrer"}});
-    doc.single("meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
-    doc.leaf("title", truncateUtf8(options.title, 200));
-    doc.append(head);
-    doc.close();  // head
-    doc.append(body);
-    doc.close();  // html
-    return doc.str() + "\n";
+    return document(options.title, body);
 }
 
-void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out) {
+// A compile's own page in a split report: the header, its details, a way back. No script.
+std::string renderCompilePage(const TraceReport& t, const engine::CompileEntry& e, const ReportOptions& options) {
+    Links links{.split = true, .onDetailPage = true};
+    HtmlBuilder body;
+    body.open("body");
+    body.open("header", {{"class", "top"}});
+    body.open("h1").leaf("span", "CompileScope", {{"class", "brand"}}).text(" \xC2\xB7 ").shortText(options.title, 120).close();
+    body.open("p", {{"class", "traces"}}).open("code").shortText(t.path, 160).close().close();
+    body.close();
+    body.open("nav", {{"class", "toc"}});
+    body.leaf("a", "Index of compiles", {{"href", "../index.html#compiles"}}).leaf("a", "Findings", {{"href", "../index.html#findings"}});
+    body.leaf("a", "Timeline", {{"href", "../index.html#timeline"}});
+    body.close();
+    body.open("main").open("section", {{"class", "card"}});
+    renderCompileDetail(body, t, e, links);
+    body.close().close();
+    body.open("footer").text("Written by ").shortText(options.generator, 80).text(". Self-contained: no network access, no script.").close();
+    body.close();  // body
+    return document(e.kind + " " + std::to_string(e.rowId) + " - " + options.title, body);
+}
+}  // namespace
+
+std::string renderReport(const std::vector<TraceReport>& traces, const ReportOptions& options) {
+    return renderIndexPage(traces, options, Links{});
+}
+
+std::vector<ReportPage> renderReportPages(const std::vector<TraceReport>& traces, const ReportOptions& options) {
+    std::vector<ReportPage> pages;
+    pages.push_back({"index.html", renderIndexPage(traces, options, Links{.split = true})});
+    for (const auto& t : traces) {
+        if (!t.analysis) continue;
+        for (const auto& e : t.analysis->compileIndex.entries)
+            pages.push_back({"compiles/" + Links::compileId(t, e.table, e.rowId) + ".html", renderCompilePage(t, e, options)});
+    }
+    return pages;
+}
+
+namespace {
+std::vector<TraceReport> collectAll(const std::vector<std::string>& tracePaths, const ReportOptions& options) {
     std::vector<TraceReport> traces;
     for (size_t i = 0; i < tracePaths.size(); ++i) {
         std::string label(1, static_cast<char>('A' + static_cast<int>(i % 26)));
         if (i >= 26) label += std::to_string(i / 26);
-        traces.push_back(collectTrace(engine::analyseTraceFile(tracePaths[i], {.timelineBuckets = options.timelineBuckets}),
+        traces.push_back(collectTrace(engine::analyseTraceFile(tracePaths[i], {.timelineBuckets = options.timelineBuckets,
+                                                                               .compileIndexRows = options.compileIndexRows}),
                                       label));
     }
-    out << renderReport(traces, options);
+    return traces;
+}
+}  // namespace
+
+void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out) {
+    out << renderReport(collectAll(tracePaths, options), options);
+}
+
+void writeReportSplit(const std::vector<std::string>& tracePaths, const ReportOptions& options, const std::string& dir) {
+    const std::vector<ReportPage> pages = renderReportPages(collectAll(tracePaths, options), options);
+    std::filesystem::create_directories(std::filesystem::path(dir) / "compiles");
+    for (const ReportPage& p : pages) {
+        // Written beside the target and renamed, so a failed run never leaves half a page.
+        const std::filesystem::path target = std::filesystem::path(dir) / p.path;
+        const std::filesystem::path tmp = target.string() + ".tmp";
+        {
+            std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+            f << p.html;
+            if (!f.flush()) throw std::runtime_error("cannot write " + target.string());
+        }
+        std::filesystem::rename(tmp, target);
+    }
 }
 
 }  // namespace cs::report

@@ -28,6 +28,14 @@ struct ReportOptions {
     std::string generator = "compilescope";  // who wrote the file, shown in the footer
     int timelineBuckets = 200;
     const Ledger* ledger = nullptr;  // the measured-options ledger, rendered in the comparison section
+    // Compiles listed in the index with their details (all are counted); misses, compiles and errors
+    // first. 500 keep a 1M-event report under 5 MB; a split report can list more.
+    size_t compileIndexRows = 500;
+};
+
+// One file of a split report, its path relative to the report's folder.
+struct ReportPage {
+    std::string path, html;
 };
 
 // Shapes one trace's analysis for the sections. `label` names it in a multi-trace report ("A", "B").
@@ -41,5 +49,12 @@ std::string renderReport(const std::vector<TraceReport>& traces, const ReportOpt
 // Opens and analyses each trace once (throws trace::TraceError for an unreadable one) and writes the
 // report.
 void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out);
+
+// `report --split DIR`, for very large traces, as tlparse writes its output folder: index.html (the
+// whole report, without the compile details) and compiles/<id>.html, one page per listed compile.
+// Same safety rules: every page escapes its text and carries the strict CSP (the detail pages run no
+// script at all); links are relative page names, never URLs.
+std::vector<ReportPage> renderReportPages(const std::vector<TraceReport>& traces, const ReportOptions& options);
+void writeReportSplit(const std::vector<std::string>& tracePaths, const ReportOptions& options, const std::string& dir);
 
 }  // namespace cs::report

@@ -28,7 +28,9 @@ section h2 .count{font-size:12px;font-weight:600;background:var(--nabg);color:va
 h3.trace-label{font-size:14px;margin:14px 0 8px;font-weight:600}
 .tag{display:inline-block;background:#162033;color:#fff;border-radius:4px;padding:0 6px;font-size:12px;margin-right:4px}
 table.modules td:first-child code,table.misses td:nth-child(3) code{white-space:nowrap;word-break:normal}
-code{font:12.5px/1.4 ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menlo,monospace;word-break:break-all}
+code{font:12.5px/1.4 ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menlo,monospace;overflow-wrap:anywhere}
+td,dd{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}
 .metrics{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:10px;margin:4px 0 12px}
 .metric{border:1px solid var(--line);border-radius:6px;padding:8px 10px;background:#fbfcfe}
 .metric .value{font-size:19px;font-weight:650}
@@ -58,7 +60,7 @@ details.finding>summary .title{flex:1;font-weight:550}
 details.finding[data-severity=error]{border-left:4px solid var(--bad)}
 details.finding[data-severity=warning]{border-left:4px solid var(--warn)}
 details.finding[data-severity=info]{border-left:4px solid var(--ok)}
-details.finding dl{margin:0;padding:4px 14px 10px;display:grid;grid-template-columns:130px 1fr;gap:4px 12px}
+details.finding dl{margin:0;padding:4px 14px 10px;display:grid;grid-template-columns:130px minmax(0,1fr);gap:4px 12px}
 details.finding dt{color:var(--muted);font-size:12px;text-transform:uppercase}
 details.finding dd{margin:0}
 details.finding dd.fix{background:var(--okbg);border-radius:4px;padding:4px 8px}
@@ -81,7 +83,32 @@ ul.changes{margin:0;padding-left:16px}
 .after{color:var(--ok);font-weight:600}
 li.unkeyed,li.unkeyed .before,li.unkeyed .after{color:var(--muted);font-weight:400;text-decoration:none}
 .muted{color:var(--muted);font-size:12px}
-code.hash{background:#eef1f6;border-radius:3px;padding:0 4px;margin-right:2px}
+code.hash{background:#eef1f6;border-radius:3px;padding:0 4px;margin-right:2px;white-space:nowrap;overflow-wrap:normal}
+section h2 a.up,article h3 a.up{margin-left:auto;font-size:12px;font-weight:400;color:var(--accent);text-decoration:none}
+.oc{display:inline-block;min-width:1.3em;text-align:center;font-weight:700;border-radius:3px}
+.oc-hit{color:var(--ok)}.oc-miss{color:var(--bad)}.oc-compiled{color:var(--warn)}.oc-cached{color:var(--accent)}
+.oc-error{color:#fff;background:var(--bad)}.oc-unknown{color:var(--muted)}
+tr.compile[data-outcome=miss] td:first-child{border-left:3px solid var(--bad)}
+tr.compile[data-outcome=error] td:first-child{border-left:3px solid var(--bad)}
+table.compiles td:nth-child(2) a{white-space:nowrap}
+table.compiles td:nth-child(3){min-width:160px}table.compiles td:nth-child(4),table.compiles td:nth-child(5){min-width:100px}
+table.compiles td:nth-child(7){min-width:160px}
+.index-tools{display:flex;flex-wrap:wrap;gap:6px;margin:0 0 6px;align-items:center}
+.index-filter{font:inherit;font-size:12.5px;padding:2px 8px;border:1px solid var(--line);border-radius:4px;min-width:240px}
+.chip.oc-hit,.chip.oc-miss,.chip.oc-compiled,.chip.oc-cached,.chip.oc-error,.chip.oc-unknown{background:#fff;font-weight:600}
+article.compile-detail{border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:8px 0;scroll-margin-top:44px}
+article.compile-detail:target{outline:2px solid var(--accent)}
+article.compile-detail h3{font-size:14px;margin:0 0 6px;display:flex;gap:6px;align-items:baseline;flex-wrap:wrap}
+dl.detail{display:grid;grid-template-columns:120px minmax(0,1fr);gap:4px 12px;margin:0}
+dl.detail dt{color:var(--muted);font-size:12px;text-transform:uppercase}
+dl.detail dd{margin:0;min-width:0}
+dl.detail table.key{width:auto;min-width:50%}
+pre.log{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace;background:#f7f8fa;padding:4px 8px;border-radius:4px;max-height:240px;overflow:auto}
+svg.place{vertical-align:middle}svg.place .track{fill:#eef1f6}svg.place .mark{fill:var(--bad)}
+ul.options{margin:0;padding-left:16px}
+details.finding{scroll-margin-top:44px}
+details.finding:target{outline:2px solid var(--accent)}
+a.evidence{text-decoration:none}
 tr.repeated td:first-child{border-left:3px solid var(--warn)}
 .note{color:#7a4a00;font-size:12.5px}
 .trees{font-size:13px}
@@ -113,20 +140,26 @@ inline constexpr char kReportJs[] = R"js(
   data.traces.forEach(function (t) {
     t.findings.forEach(function (f) { if (Object.prototype.hasOwnProperty.call(counts, f.severity)) counts[f.severity]++; });
   });
+  // A toggle chip "name count" in `box`; `toggled(on)` runs on each click.
+  function chip(box, cls, attr, name, count, toggled) {
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'chip on ' + cls + name;
+    b.textContent = name + ' ' + count;
+    b.setAttribute(attr, name);
+    b.addEventListener('click', function () {
+      var on = !b.classList.contains('on');
+      b.classList.toggle('on', on);
+      toggled(on);
+    });
+    box.appendChild(b);
+  }
   var box = document.getElementById('finding-filters');
   if (box) {
     ['error', 'warning', 'info'].forEach(function (sev) {
-      var b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'chip on sev-' + sev;
-      b.textContent = sev + ' ' + counts[sev];
-      b.setAttribute('data-severity', sev);
-      b.addEventListener('click', function () {
-        var on = !b.classList.contains('on');
-        b.classList.toggle('on', on);
+      chip(box, 'sev-', 'data-severity', sev, counts[sev], function (on) {
         document.querySelectorAll('details.finding[data-severity="' + sev + '"]').forEach(function (d) { d.hidden = !on; });
       });
-      box.appendChild(b);
     });
   }
   // Expand / collapse every invalidation tree of a section.
@@ -166,6 +199,41 @@ inline constexpr char kReportJs[] = R"js(
       th.addEventListener('keydown', function (e) { if (e.key === 'Enter') sortBy(table, col, th); });
     });
   });
+  // The compile index: a text filter and one chip per outcome over each trace's table.
+  document.querySelectorAll('div.index-tools').forEach(function (box) {
+    var wrap = box.nextElementSibling;
+    var table = wrap ? wrap.querySelector('table.compiles') : null;
+    if (!table || !table.tBodies.length) return;
+    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+    var hidden = {};
+    var input = document.createElement('input');
+    input.type = 'search';
+    input.className = 'index-filter';
+    input.placeholder = 'filter: name, session, why';
+    input.setAttribute('aria-label', 'filter the compiles');
+    box.appendChild(input);
+    function apply() {
+      var q = input.value.trim().toLowerCase();
+      rows.forEach(function (r) {
+        r.hidden = hidden[r.getAttribute('data-outcome')] === true ||
+          (q !== '' && r.textContent.toLowerCase().indexOf(q) < 0);
+      });
+    }
+    var counts = {};
+    rows.forEach(function (r) { var o = r.getAttribute('data-outcome'); counts[o] = (counts[o] || 0) + 1; });
+    Object.keys(counts).sort().forEach(function (o) {
+      chip(box, 'oc-', 'data-outcome', o, counts[o], function (on) { hidden[o] = !on; apply(); });
+    });
+    input.addEventListener('input', apply);
+  });
+  // A link to a finding opens it.
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id ? document.getElementById(id) : null;
+    if (el && el.tagName === 'DETAILS') el.open = true;
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
   document.documentElement.setAttribute('data-ready', String(data.traces.length));
 })();
 )js";

@@ -42,7 +42,8 @@ struct Summary {
     std::optional<double> compileShare;  // only with a wall clock
     std::optional<double> recompileShare;
     std::string timeBases;  // "2 sessions on a recorded clock, 1 sequence only"
-    std::int64_t moduleLoads = 0, modulesCompiled = 0, moduleNs = 0;
+    std::int64_t moduleLoads = 0, modulesCompiled = 0;
+    std::int64_t moduleCompileNs = 0;  // the compiling loads' compile time (not the cached loads' time)
     std::int64_t cudaPrograms = 0;
     std::int64_t phaseRows = 0, phaseNs = 0;
     engine::AcceptanceVerdict verdict;

@@ -46,7 +46,7 @@ void renderCacheMisses(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             emptyNote(h, t.summary.lookups ? "Every cache lookup hit." : "The trace records no cache lookups.");
             continue;
         }
-        openTable(h, {{"class", "sortable misses"}, {"data-trace", t.label}},
+        openWideTable(h, {{"class", "sortable misses"}, {"data-trace", t.label}},
                   {"#", "#step", "program", "handle", "#compile", "reason", "what moved"});
         for (const auto& row : m.rows) {
             h.open("tr", {{"class", "miss"}, {"data-lookup", row.lookupId}});
@@ -73,7 +73,7 @@ void renderCacheMisses(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             h.close();
             h.close();
         }
-        h.close().close();
+        closeWideTable(h);
         moreRows(h, m.total, m.rows.size());
         sourceNote(h, m.source);
     }

@@ -9,6 +9,8 @@ void openSection(HtmlBuilder& h, Trusted id, std::string_view title, std::int64_
     h.open("section", {{"id", id.view()}, {"data-count", count}, {"class", "card"}});
     h.open("h2").text(title);
     h.leaf("span", std::to_string(count), {{"class", "count"}});
+    // Every section leads back to the index of compiles (tlparse's first page).
+    if (id.view() != "compiles") h.leaf("a", "\xE2\x86\x91 index", {{"class", "up"}, {"href", "#compiles"}});
     h.close();
 }
 
@@ -28,6 +30,13 @@ void openTable(HtmlBuilder& h, std::initializer_list<Attr> attrs, std::initializ
     }
     h.close().close().open("tbody");
 }
+
+void openWideTable(HtmlBuilder& h, std::initializer_list<Attr> attrs, std::initializer_list<std::string_view> columns) {
+    h.open("div", {{"class", "scroll"}});
+    openTable(h, attrs, columns);
+}
+
+void closeWideTable(HtmlBuilder& h) { h.close().close().close(); }
 
 void moreRows(HtmlBuilder& h, std::int64_t total, size_t shown) {
     if (total <= static_cast<std::int64_t>(shown)) return;

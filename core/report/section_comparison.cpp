@@ -54,7 +54,7 @@ void renderPair(HtmlBuilder& h, const TraceReport& base, const TraceReport& cand
         h.close().close();
     }
     auto rows = compareAll(base.samples, cand.samples);
-    openTable(h, {{"class", "sortable compare"}, {"data-count", static_cast<std::int64_t>(rows.size())}},
+    openWideTable(h, {{"class", "sortable compare"}, {"data-count", static_cast<std::int64_t>(rows.size())}},
               {"metric", "#baseline median", "#n", "#candidate median", "#n", "#delta", "#noise band", "verdict"});
     for (const auto& c : rows) {
         std::string verdict = compareVerdictName(c.verdict);
@@ -75,7 +75,7 @@ void renderPair(HtmlBuilder& h, const TraceReport& base, const TraceReport& cand
                                                                                                  : "neutral")}});
         h.close();
     }
-    h.close().close();
+    closeWideTable(h);
 }
 }  // namespace
 

@@ -2,6 +2,7 @@
 // `findings` prints and the GUI shows, most severe and most costly first.
 #include "core/report/sections.h"
 
+#include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
 
 #include <algorithm>
@@ -13,11 +14,14 @@ int rank(engine::Severity s) {
     return s == engine::Severity::Error ? 0 : s == engine::Severity::Warning ? 1 : 2;
 }
 
-void renderFinding(HtmlBuilder& h, const engine::Finding& f) {
+void renderFinding(HtmlBuilder& h, const TraceReport& t, size_t index, const Links& links) {
+    const engine::Finding& f = t.findings[index];
+    const engine::CompileIndex* compiles = t.analysis ? &t.analysis->compileIndex : nullptr;
     const std::string sev = engine::severityName(f.severity);
     std::string badge = "badge sev-";  // (not "literal" + sev: GCC 12's -Wrestrict false positive at -O3)
     badge += sev;
-    h.open("details", {{"class", "finding"}, {"data-severity", sev}, {"data-kind", truncateUtf8(f.kind, 200)}});
+    h.open("details", {{"class", "finding"}, {"id", Links::findingId(t, index)}, {"data-severity", sev},
+                       {"data-kind", truncateUtf8(f.kind, 200)}});
     h.open("summary");
     h.leaf("span", sev, {{"class", badge}});
     h.text(" ").open("span", {{"class", "title"}}).shortText(f.title, 200).close();
@@ -31,9 +35,16 @@ void renderFinding(HtmlBuilder& h, const engine::Finding& f) {
         h.leaf("dt", "evidence (" + std::to_string(f.evidence.size()) + ")").open("dd").open("ul");
         for (size_t i = 0; i < f.evidence.size() && i < 50; ++i) {
             const auto& e = f.evidence[i];
-            // Named as the user knows it ("cache lookup 13"), never by table and row id.
+            // Named as the user knows it ("cache lookup 13"), never by table and row id, and a link to
+            // that row's details when the compile index lists it.
             h.open("li");
-            if (std::string subject = engine::evidenceSubject(e); !subject.empty()) h.open("code").shortText(subject, 60).close();
+            if (std::string subject = engine::evidenceSubject(e); !subject.empty()) {
+                if (compiles && compiles->find(e.table, e.rowId) >= 0)
+                    h.open("a", {{"class", "evidence"}, {"href", links.compile(t, e.table, e.rowId)}})
+                        .open("code").shortText(subject, 60).close().close();
+                else
+                    h.open("code").shortText(subject, 60).close();
+            }
             if (!e.note.empty()) h.text(" ").shortText(e.note, 300);
             h.close();
         }
@@ -45,7 +56,7 @@ void renderFinding(HtmlBuilder& h, const engine::Finding& f) {
 }
 }  // namespace
 
-void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
+void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Links& links) {
     std::int64_t total = 0;
     for (const auto& t : traces) total += static_cast<std::int64_t>(t.findings.size());
     openSection(h, "findings", "Findings and fixes", total);
@@ -56,14 +67,15 @@ void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             emptyNote(h, "No analysis found anything to report in this trace.");
             continue;
         }
-        std::vector<const engine::Finding*> order;
-        for (const auto& f : t.findings) order.push_back(&f);
-        std::stable_sort(order.begin(), order.end(), [](const engine::Finding* a, const engine::Finding* b) {
-            if (rank(a->severity) != rank(b->severity)) return rank(a->severity) < rank(b->severity);
-            return a->costNs.value_or(0) > b->costNs.value_or(0);
+        std::vector<size_t> order;
+        for (size_t i = 0; i < t.findings.size(); ++i) order.push_back(i);
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+            const engine::Finding &a = t.findings[x], &b = t.findings[y];
+            if (rank(a.severity) != rank(b.severity)) return rank(a.severity) < rank(b.severity);
+            return a.costNs.value_or(0) > b.costNs.value_or(0);
         });
         h.open("div", {{"class", "finding-list"}, {"data-trace", t.label}});
-        for (size_t i = 0; i < order.size() && i < kMaxListedRows; ++i) renderFinding(h, *order[i]);
+        for (size_t i = 0; i < order.size() && i < kMaxListedRows; ++i) renderFinding(h, t, order[i], links);
         h.close();
         moreRows(h, static_cast<std::int64_t>(order.size()), std::min(order.size(), kMaxListedRows));
     }

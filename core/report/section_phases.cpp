@@ -23,7 +23,7 @@ void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         for (const auto& row : p.rows) maxTotal = std::max(maxTotal, row.totalNs);
         h.leaf("p", std::to_string(p.timings) + " timings, " + util::formatDuration(p.totalNs) + " in top-level phases.",
                {{"class", "hint"}});
-        openTable(h, {{"class", "sortable phases"}, {"data-trace", t.label}},
+        openWideTable(h, {{"class", "sortable phases"}, {"data-trace", t.label}},
                   {"tool", "phase", "arch", "#count", "#total", "#max", "share"});
         for (const auto& row : p.rows) {
             h.open("tr", {{"class", "phase"}});
@@ -37,7 +37,7 @@ void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             h.close();
             h.close();
         }
-        h.close().close();
+        closeWideTable(h);
     }
     h.close();
 }

@@ -66,7 +66,7 @@ void renderRepeatedHashes(HtmlBuilder& h, const std::vector<TraceReport>& traces
         h.leaf("p", std::to_string(m.repeated) + " of " + std::to_string(m.modules) +
                         " module name(s) were built under more than one identity.",
                {{"class", "hint"}});
-        openTable(h, {{"class", "sortable modules"}, {"data-trace", t.label}},
+        openWideTable(h, {{"class", "sortable modules"}, {"data-trace", t.label}},
                   {"module", "device", "#loads", "#compiled", "#cached", "hashes", "block_dim", "#time", "diagnosis"});
         for (const auto& g : m.rows) {
             h.open("tr", {{"class", g.repeated ? "module repeated" : "module"}});
@@ -90,7 +90,7 @@ void renderRepeatedHashes(HtmlBuilder& h, const std::vector<TraceReport>& traces
             h.close();
             h.close();
         }
-        h.close().close();
+        closeWideTable(h);
         moreRows(h, m.modules, m.rows.size());
         sourceNote(h, m.source);
     }

@@ -12,6 +12,7 @@
 
 #include <compilescope/trace_constants.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -57,7 +58,7 @@ void collectSummary(const engine::TraceAnalysis& a, TraceReport& r) {
         s.moduleLoads = a.modules->loadCount;
         for (const auto& m : a.modules->modules) {
             s.modulesCompiled += m.compiled;
-            s.moduleNs += m.totalNs;
+            s.moduleCompileNs += m.compiledNs;
         }
     }
     s.cudaPrograms = a.facts.cudaPrograms;
@@ -67,11 +68,70 @@ void collectSummary(const engine::TraceAnalysis& a, TraceReport& r) {
 }
 
 namespace {
-void metric(HtmlBuilder& h, std::string_view label, const std::string& value, std::string_view sub = {}) {
-    h.open("div", {{"class", "metric"}});
-    h.leaf("div", value, {{"class", "value"}});
-    h.leaf("div", label, {{"class", "label"}});
-    if (!sub.empty()) h.leaf("div", sub, {{"class", "sub"}});
+struct Tile {
+    std::string label, value, sub;
+    bool zero = false;  // shows nothing happened: never leads
+};
+
+std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(share * 100))) + " %"; }
+
+// The tiles, chosen from what the trace holds: a cache trace leads with misses and the verdict, a
+// Warp trace with module builds and identity churn, a Julia trace with invalidations and the
+// recompile share, a compiler trace with its phases; then the figures every trace has. A tile that
+// shows nothing happened never leads (issue 18: a Warp trace used to open on "0 cache misses").
+std::vector<Tile> chooseTiles(const TraceReport& t) {
+    const Summary& s = t.summary;
+    std::vector<Tile> tiles;
+    if (s.lookups > 0) {
+        const char* verdict = s.verdict.state == engine::VerdictState::Pass   ? "PASS"
+                              : s.verdict.state == engine::VerdictState::Fail ? "FAIL"
+                                                                              : "n/a";
+        Tile misses{"cache misses", std::to_string(s.misses), "of " + std::to_string(s.lookups) + " lookups", s.misses == 0};
+        Tile accept{"acceptance", verdict, "misses == entries, none after step 1"};
+        if (misses.zero) tiles.insert(tiles.end(), {accept, misses});
+        else tiles.insert(tiles.end(), {misses, accept});
+    }
+    if (s.moduleLoads > 0) {
+        tiles.push_back({"modules compiled", std::to_string(s.modulesCompiled),
+                         "of " + std::to_string(s.moduleLoads) + " loads; " + util::formatDuration(s.moduleCompileNs) +
+                             " compiling",
+                         s.modulesCompiled == 0});
+        tiles.push_back({"module names rebuilt", std::to_string(t.modules.repeated),
+                         "of " + std::to_string(t.modules.modules) + " built under several identities", t.modules.repeated == 0});
+    }
+    if (t.invalidations.items > 0 || s.recompileShare) {
+        if (t.invalidations.items > 0)
+            tiles.push_back({"invalidation trees", std::to_string(t.invalidations.roots),
+                             std::to_string(t.invalidations.items) + " logged invalidations", t.invalidations.roots == 0});
+        if (s.recompileShare)
+            tiles.push_back({"recompile share", percent(*s.recompileShare), "of the compile time the runtime reported",
+                             *s.recompileShare <= 0});
+    }
+    if (s.phaseRows > 0) {
+        std::string sub = std::to_string(s.phaseRows) + " timings";
+        if (!t.phases.rows.empty()) sub += "; slowest: " + truncateUtf8(t.phases.rows.front().phase, 40);
+        tiles.push_back({"compiler phases", util::formatDuration(s.phaseNs), sub, s.phaseNs == 0});
+    }
+    if (s.cudaPrograms > 0) tiles.push_back({"NVRTC / nvJitLink", std::to_string(s.cudaPrograms), "programs"});
+
+    std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? *s.endNs - *s.startNs : 0;
+    std::string share = s.compileShare ? percent(*s.compileShare) + " of the clocked wall time" : "no wall clock";
+    if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
+    tiles.push_back({"compile time", util::formatDuration(s.compileNs), share, s.compileNs == 0 && s.untimedCompiles == 0});
+    tiles.push_back({"cache-load time", util::formatDuration(s.cacheLoadNs), "loading code compiled before", s.cacheLoadNs == 0});
+    tiles.push_back({"time span", span ? util::formatDuration(span) : "-", s.timeBases, span == 0});
+    tiles.push_back({"sessions", std::to_string(s.sessions),
+                     s.unfinishedSessions ? std::to_string(s.unfinishedSessions) + " unfinished" : "all complete", s.sessions == 0});
+    tiles.push_back({"findings", std::to_string(t.findings.size()), "", t.findings.empty()});
+    std::stable_partition(tiles.begin(), tiles.end(), [](const Tile& x) { return !x.zero; });
+    return tiles;
+}
+
+void metric(HtmlBuilder& h, const Tile& t) {
+    h.open("div", {{"class", t.zero ? "metric zero" : "metric"}});
+    h.leaf("div", t.value, {{"class", "value"}});
+    h.leaf("div", t.label, {{"class", "label"}});
+    if (!t.sub.empty()) h.leaf("div", t.sub, {{"class", "sub"}});
     h.close();
 }
 
@@ -111,25 +171,7 @@ void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         h.open("div", {{"class", "trace-summary"}, {"data-trace", t.label}});
         traceHeading(h, traces, t);
         h.open("div", {{"class", "metrics"}});
-        std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? *s.endNs - *s.startNs : 0;
-        std::string share = s.compileShare ? std::to_string(static_cast<int>(std::lround(*s.compileShare * 100))) +
-                                                 " % of the clocked wall time"
-                                           : "no wall clock";
-        if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
-        if (s.recompileShare)
-            share += "; " + std::to_string(static_cast<int>(std::lround(*s.recompileShare * 100))) +
-                     " % of the runtime-reported compile time was recompilation";
-        metric(h, "compile time", util::formatDuration(s.compileNs), share);
-        metric(h, "cache-load time", util::formatDuration(s.cacheLoadNs), "loading code compiled before");
-        metric(h, "time span", span ? util::formatDuration(span) : "-", s.timeBases);
-        metric(h, "sessions", std::to_string(s.sessions),
-               s.unfinishedSessions ? std::to_string(s.unfinishedSessions) + " unfinished" : "all complete");
-        metric(h, "cache misses", std::to_string(s.misses), "of " + std::to_string(s.lookups) + " lookups");
-        metric(h, "modules compiled", std::to_string(s.modulesCompiled),
-               "of " + std::to_string(s.moduleLoads) + " loads, " + util::formatDuration(s.moduleNs));
-        metric(h, "NVRTC / nvJitLink", std::to_string(s.cudaPrograms), "programs");
-        metric(h, "compiler phases", util::formatDuration(s.phaseNs), std::to_string(s.phaseRows) + " timings");
-        metric(h, "findings", std::to_string(t.findings.size()));
+        for (const Tile& tile : chooseTiles(t)) metric(h, tile);
         h.close();
         renderVerdict(h, s);
         h.open("details", {{"class", "facts"}});

@@ -14,6 +14,7 @@
 
 namespace cs::engine {
 struct CacheAnalysis;
+struct CompileEntry;
 struct TraceAnalysis;
 namespace warp {
 struct ModuleReport;
@@ -35,8 +36,28 @@ void collectCacheMisses(const engine::CacheAnalysis& cache, TraceReport& r);
 void collectRepeatedHashes(const engine::warp::ModuleReport& modules, TraceReport& r);
 void collectInvalidations(const engine::TraceAnalysis& analysis, TraceReport& r);
 
+// Where a compile's details and a finding live: anchors of one page, or the pages of a split
+// report (`report --split DIR`: DIR/index.html and one page per compile in DIR/compiles/).
+struct Links {
+    bool split = false;       // details are pages of their own
+    bool onDetailPage = false;  // the page being written is one of those (links go back up)
+    // Element id and page name of a listed compile: "A-lookup-13" (trace label, then the engine's anchor).
+    static std::string compileId(const TraceReport& t, std::string_view table, std::int64_t rowId);
+    std::string compile(const TraceReport& t, std::string_view table, std::int64_t rowId) const;
+    static std::string findingId(const TraceReport& t, size_t finding);
+    std::string finding(const TraceReport& t, size_t finding) const;
+    std::string section(Trusted id) const;  // "#timeline", or "../index.html#timeline" on a detail page
+};
+
 void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces);
-void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces);
+void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Links& links);
+// The index of every compile and cache event (engine/compile_index.h): sortable, filterable, each
+// row linking to its details.
+void renderCompileIndex(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Links& links);
+// Every listed compile's details, one <article> each (single-file report).
+void renderCompileDetails(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Links& links);
+// One compile's details: key (before -> after), options, log, phases, findings, place on the timeline.
+void renderCompileDetail(HtmlBuilder& h, const TraceReport& t, const engine::CompileEntry& e, const Links& links);
 void renderTimeline(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderCacheMisses(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderRepeatedHashes(HtmlBuilder& h, const std::vector<TraceReport>& traces);
@@ -53,6 +74,10 @@ void traceHeading(HtmlBuilder& h, const std::vector<TraceReport>& traces, const 
 // the tbody and the table (h.close().close()). A column name starting with '#' is numeric (right
 // aligned), the '#' itself is not shown unless it is the whole name.
 void openTable(HtmlBuilder& h, std::initializer_list<Attr> attrs, std::initializer_list<std::string_view> columns);
+// The same table inside a <div class="scroll">, so a wide table scrolls inside its card instead of
+// overflowing it; closeWideTable() closes the tbody, the table and the wrapper.
+void openWideTable(HtmlBuilder& h, std::initializer_list<Attr> attrs, std::initializer_list<std::string_view> columns);
+void closeWideTable(HtmlBuilder& h);
 // "N more rows in the trace, not listed" when a list was cut.
 void moreRows(HtmlBuilder& h, std::int64_t total, size_t shown);
 // An empty-state line: what the section would show and which facts the trace lacks.

@@ -60,6 +60,18 @@ inline ChromiumRun runChromium(const std::string& htmlPath, const std::string& m
     return r;
 }
 
+#define REQUIRE_CHROMIUM()                                                                                       \
+    if (cs::test::chromiumPath().empty())                                                                      \
+    GTEST_SKIP() << "no Chromium at /usr/bin/chromium (or $COMPILESCOPE_CHROMIUM); packaging/install-deps.sh " \
+                    "installs it"
+
+// Every console message of a run, one a line, for failure messages.
+inline std::string consoleText(const ChromiumRun& r) {
+    std::string s;
+    for (const auto& l : r.console) s += l + "\n";
+    return s;
+}
+
 // Occurrences of `needle` in `hay`.
 inline size_t countOf(const std::string& hay, const std::string& needle) {
     size_t n = 0;

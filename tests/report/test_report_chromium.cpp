@@ -22,10 +22,6 @@ using namespace cs;
 using cs::test::countOf;
 
 namespace {
-#define REQUIRE_CHROMIUM()                                                                                       \
-    if (test::chromiumPath().empty())                                                                          \
-    GTEST_SKIP() << "no Chromium at /usr/bin/chromium (or $COMPILESCOPE_CHROMIUM); packaging/install-deps.sh " \
-                    "installs it"
 
 std::string domCount(const std::string& dom, const std::string& id) {
     std::smatch m;
@@ -34,11 +30,6 @@ std::string domCount(const std::string& dom, const std::string& id) {
                : "absent";
 }
 
-std::string allConsole(const test::ChromiumRun& r) {
-    std::string s;
-    for (const auto& l : r.console) s += l + "\n";
-    return s;
-}
 
 std::string writeReportFile(const test::TempDir& dir, const std::vector<std::string>& traces, const std::string& name) {
     auto out = dir.file(name);
@@ -56,7 +47,7 @@ TEST(ReportChromium, FixtureReportHasNoConsoleErrorsAndItsCountsInTheDom) {
     auto html = writeReportFile(dir, {trace}, "report.html");
     auto run = test::runChromium(html, "--dump-dom", dir);
     ASSERT_EQ(run.status, 0) << run.log;
-    EXPECT_TRUE(run.console.empty()) << "console messages:\n" << allConsole(run);
+    EXPECT_TRUE(run.console.empty()) << "console messages:\n" << test::consoleText(run);
     const std::string& dom = run.out;
     ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos) << "the report's script did not run";
     // Built by the script from the JSON data block: it ran under the CSP and parsed its data.
@@ -93,7 +84,7 @@ TEST(ReportChromium, FixtureReportHasNoConsoleErrorsAndItsCountsInTheDom) {
     std::filesystem::remove(png);
     auto shot = test::runChromium(html, "--screenshot=" + png, dir, "1280,3000");
     ASSERT_EQ(shot.status, 0) << shot.log;
-    EXPECT_TRUE(shot.console.empty()) << allConsole(shot);
+    EXPECT_TRUE(shot.console.empty()) << test::consoleText(shot);
     std::string bytes = test::readFile(png);
     ASSERT_GT(bytes.size(), 10000u);
     EXPECT_EQ(bytes.substr(1, 3), "PNG");
@@ -106,7 +97,7 @@ TEST(ReportChromium, BundledDemoTraceOpensCleanly) {
     auto html = writeReportFile(dir, {test::sourceDir() + "/resources/demo/demo.cstrace"}, "demo.html");
     auto run = test::runChromium(html, "--dump-dom", dir);
     ASSERT_EQ(run.status, 0) << run.log;
-    EXPECT_TRUE(run.console.empty()) << allConsole(run);
+    EXPECT_TRUE(run.console.empty()) << test::consoleText(run);
     EXPECT_NE(run.out.find("data-ready=\"1\""), std::string::npos);
     auto reader = trace::TraceReader::open(test::sourceDir() + "/resources/demo/demo.cstrace");
     std::int64_t groups = 0;
@@ -128,13 +119,13 @@ TEST(ReportChromium, ComparisonOfTwoTracesOpensCleanly) {
     auto html = writeReportFile(dir, {a, b}, "cmp.html");
     auto run = test::runChromium(html, "--dump-dom", dir);
     ASSERT_EQ(run.status, 0) << run.log;
-    EXPECT_TRUE(run.console.empty()) << allConsole(run);
+    EXPECT_TRUE(run.console.empty()) << test::consoleText(run);
     EXPECT_NE(run.out.find("data-ready=\"2\""), std::string::npos);
     EXPECT_EQ(domCount(run.out, "comparison"), "1");
     EXPECT_GT(countOf(run.out, "<tr class=\"cmp\" data-verdict=\"worse\">"), 3u);
     std::string png = std::string(COMPILESCOPE_BINARY_DIR) + "/report-compare.png";
     auto shot = test::runChromium(html, "--screenshot=" + png, dir, "1280,7000");
     ASSERT_EQ(shot.status, 0) << shot.log;
-    EXPECT_TRUE(shot.console.empty()) << allConsole(shot);
+    EXPECT_TRUE(shot.console.empty()) << test::consoleText(shot);
     EXPECT_EQ(test::readFile(png).substr(1, 3), "PNG");
 }

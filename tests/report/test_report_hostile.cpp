@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 #include <sstream>
 
@@ -50,14 +51,15 @@ test::Labeler hostile() {
     return [n](const std::string&, const std::string& def) { return corpus()[(*n)++ % corpus().size()] + def; };
 }
 
-std::string hostileReport(const test::TempDir& dir) {
+report::TraceReport hostileTrace(const test::TempDir& dir, report::ReportOptions& options) {
     // The file name is hostile too: it is shown in the header.
     auto path = dir.file("<img src=x onerror=console.log('PWNED-15')>.cstrace");
     test::writeReportFixture(path, hostile());
     auto reader = trace::TraceReader::open(path);
-    report::ReportOptions options;
     options.title = corpus()[0];
-    auto t = report::collectTrace(engine::analyseTrace(*reader, {.timelineBuckets = options.timelineBuckets}), "A");
+    auto t = report::collectTrace(engine::analyseTrace(*reader, {.timelineBuckets = options.timelineBuckets,
+                                                                 .compileIndexRows = options.compileIndexRows}),
+                                  "A");
     for (const auto& attack : corpus()) {
         engine::Finding f;
         f.kind = f.title = f.mechanism = f.fix = attack;
@@ -65,6 +67,12 @@ std::string hostileReport(const test::TempDir& dir) {
         f.costNs = 5;
         t.findings.push_back(f);
     }
+    return t;
+}
+
+std::string hostileReport(const test::TempDir& dir) {
+    report::ReportOptions options;
+    auto t = hostileTrace(dir, options);
     std::string html = report::renderReport({t}, options);
     auto out = dir.file("hostile.html");
     test::writeFile(out, html);
@@ -72,7 +80,7 @@ std::string hostileReport(const test::TempDir& dir) {
 }
 
 // What an attack that ran, or an element it created, leaves in Chromium's DOM dump and console.
-std::vector<std::string> signsOfInjection(const test::ChromiumRun& run) {
+std::vector<std::string> signsOfInjection(const test::ChromiumRun& run, size_t scripts = 2) {
     std::vector<std::string> signs;
     const std::string& dom = run.out;
     for (const auto& line : run.console)
@@ -80,7 +88,7 @@ std::vector<std::string> signsOfInjection(const test::ChromiumRun& run) {
     std::smatch m;
     if (std::regex_search(dom, m, std::regex("<title>([^<]*)</title>")) && m[1].str() == "PWNED")
         signs.push_back("document.title was set");
-    if (countOf(dom, "<script") != 2) signs.push_back(std::to_string(countOf(dom, "<script")) + " <script> elements");
+    if (countOf(dom, "<script") != scripts) signs.push_back(std::to_string(countOf(dom, "<script")) + " <script> elements");
     // Chromium's serialiser writes '<' as &lt; in text and in attribute values, so a literal '<' starts
     // a real element.
     for (auto tag : {"<img", "<iframe", "<svg onload", "<a href=\"javascript", "<style>*"})
@@ -88,12 +96,15 @@ std::vector<std::string> signsOfInjection(const test::ChromiumRun& run) {
     // Every attribute of every real element: no event handler, no URL other than a #fragment.
     std::regex tagRe("<([a-zA-Z][a-zA-Z0-9-]*)((?:\\s+[^\\s=>]+(?:=\"[^\"]*\")?)*)\\s*/?>");
     std::regex attrRe("\\s([^\\s=>]+)(?:=\"([^\"]*)\")?");
+    // A page of a split report: a relative name in the same folder or one level up, never a URL.
+    std::regex pageLink("(\\.\\./)?([A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+\\.html(#[A-Za-z0-9_-]+)?");
     for (auto t = std::sregex_iterator(dom.begin(), dom.end(), tagRe); t != std::sregex_iterator(); ++t) {
         std::string attrs = (*t)[2].str();
         for (auto a = std::sregex_iterator(attrs.begin(), attrs.end(), attrRe); a != std::sregex_iterator(); ++a) {
             std::string name = (*a)[1].str(), value = (*a)[2].str();
             bool url = name == "src" || name == "srcdoc" || name == "action" || name == "formaction" ||
-                       name == "xlink:href" || name == "poster" || (name == "href" && value.rfind("#", 0) != 0);
+                       name == "xlink:href" || name == "poster" ||
+                       (name == "href" && value.rfind("#", 0) != 0 && !std::regex_match(value, pageLink));
             if (name.rfind("on", 0) == 0 || url) signs.push_back("<" + (*t)[1].str() + " " + name + "=" + value);
         }
     }
@@ -174,4 +185,36 @@ TEST(ReportHostile, LongNamesAreCutAndTheFileStaysSmall) {
     auto at = html.find(std::string(4097, 'L'));
     EXPECT_EQ(at, std::string::npos) << html.substr(at < 300 ? 0 : at - 300, 300);
     EXPECT_LT(html.size(), 2000000u);
+}
+
+// `report --split`: the index page and every compile's page, each under the same rules. The detail
+// pages carry no script at all (script-src 'none').
+TEST(ReportHostile, NoPayloadRunsInTheSplitPages) {
+    if (test::chromiumPath().empty())
+        GTEST_SKIP() << "no Chromium at /usr/bin/chromium (or $COMPILESCOPE_CHROMIUM); packaging/install-deps.sh installs it";
+    test::TempDir dir;
+    report::ReportOptions options;
+    auto t = hostileTrace(dir, options);
+    auto pages = report::renderReportPages({t}, options);
+    ASSERT_GT(pages.size(), 10u);
+    std::filesystem::create_directories(dir.file("split/compiles"));
+    size_t checked = 0, attacksShown = 0;
+    for (const auto& page : pages) {
+        SCOPED_TRACE(page.path);
+        const std::string path = dir.file("split/" + page.path);
+        test::writeFile(path, page.html);
+        const bool index = page.path == "index.html";
+        auto run = test::runChromium(path, "--dump-dom", dir);
+        ASSERT_EQ(run.status, 0) << run.log;
+        for (const auto& sign : signsOfInjection(run, index ? 2 : 0)) ADD_FAILURE() << sign;
+        EXPECT_TRUE(run.console.empty()) << run.console.size() << " console message(s), first: "
+                                         << (run.console.empty() ? "" : run.console[0]);
+        if (index) {
+            EXPECT_NE(run.out.find("data-ready=\"1\""), std::string::npos);
+        }
+        attacksShown += run.out.find("&lt;/script&gt;&lt;script&gt;document.title=") != std::string::npos;
+        ++checked;
+    }
+    EXPECT_EQ(checked, pages.size());
+    EXPECT_EQ(attacksShown, pages.size()) << "every page shows the hostile title as text";
 }

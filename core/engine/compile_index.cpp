@@ -1,0 +1,396 @@
+// Builds the compile index (compile_index.h) in two passes: every row as a few integers (to count
+// and choose), then the details of the chosen rows only. Cache lookups and module loads come from
+// the analyses already in memory (the replay's verdicts and miss explanations, the module
+// identities); the CUDA tables and spans are read here.
+#include "core/engine/compile_index.h"
+
+#include "core/engine/trace_analysis.h"
+#include "core/engine/warp/warp_modules.h"
+
+#include "core/trace/reader.h"
+#include "core/trace/row.h"
+#include "core/trace/schema.h"
+
+#include <compilescope/trace_constants.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace cs::engine {
+
+using trace::colInt;
+using trace::colOpt;
+
+const char* outcomeName(CompileOutcome o) {
+    switch (o) {
+    case CompileOutcome::Hit: return "hit";
+    case CompileOutcome::Miss: return "miss";
+    case CompileOutcome::Compiled: return "compiled";
+    case CompileOutcome::Cached: return "cached";
+    case CompileOutcome::Error: return "error";
+    case CompileOutcome::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+std::string compileAnchor(std::string_view table, std::int64_t rowId) {
+    static const std::pair<std::string_view, std::string_view> kPrefixes[] = {
+        {"cache_lookups", "lookup"}, {"module_loads", "load"}, {"cuda_programs", "program"}, {"cuda_jit", "jit"},
+        {"spans", "span"}};
+    for (const auto& [t, prefix] : kPrefixes)
+        if (t == table) return std::string(prefix) + "-" + std::to_string(rowId);
+    return {};
+}
+
+std::int64_t CompileIndex::find(std::string_view table, std::int64_t rowId) const {
+    auto it = m_byRow.find({std::string(table), rowId});
+    return it == m_byRow.end() ? -1 : static_cast<std::int64_t>(it->second);
+}
+
+namespace {
+
+// The cheap form of a row: enough to count it, rank it and find its details later.
+struct Candidate {
+    int source = 0;  // index into kSources
+    std::int64_t rowId = 0, sessionId = 0;
+    std::int64_t startNs = 0;  // display axis
+    CompileOutcome outcome = CompileOutcome::Unknown;
+    size_t ref = 0;  // lookup index, or the module load's position
+    bool costly() const {
+        return outcome == CompileOutcome::Miss || outcome == CompileOutcome::Compiled || outcome == CompileOutcome::Error;
+    }
+};
+
+constexpr std::string_view kSources[] = {"cache_lookups", "module_loads", "cuda_programs", "cuda_jit", "spans"};
+enum Source { Lookups, Modules, Programs, Jit, Spans };
+
+class Builder {
+public:
+    Builder(const trace::TraceReader& reader, const TraceAnalysis& a) : m_reader(reader), m_a(a) {
+        for (const SessionSummary& s : a.summary.sessions) m_sessions[s.id] = &s;
+        reader.query("SELECT session_id, ts_ns, step FROM steps ORDER BY session_id, ts_ns, id",
+                     [&](sqlite3_stmt* st) { m_steps[colInt(st, 0)].push_back({colInt(st, 1), colInt(st, 2)}); });
+        if (a.cache)
+            for (const MissExplanation& e : a.cache->attribution.misses) m_miss[e.lookup] = &e;
+        if (a.modules)
+            for (const warp::ModuleSummary& m : a.modules->modules)
+                for (size_t i = 0; i < m.identities.size(); ++i)
+                    for (std::int64_t id : m.identities[i].loadIds) m_identityOf[id] = {&m, i};
+    }
+
+    std::vector<Candidate> candidates() {
+        std::vector<Candidate> out;
+        if (m_a.cache) {
+            const CacheFacts& f = m_a.cache->facts;
+            for (size_t i = 0; i < f.lookups.size(); ++i) {
+                const Lookup& l = f.lookups[i];
+                out.push_back({Lookups, l.id, l.sessionId, display(l.sessionId, l.tsNs), lookupOutcome(i), i});
+            }
+        }
+        if (m_a.modules)
+            for (const warp::ModuleSummary& m : m_a.modules->modules)
+                for (const warp::ModuleLoad& l : m.loads) {
+                    m_loads[l.id] = &l;
+                    out.push_back({Modules, l.id, l.sessionId, display(l.sessionId, l.startNs.value_or(0)),
+                                   moduleOutcome(l.result), 0});
+                }
+        m_reader.query("SELECT id, session_id, start_ns, result FROM cuda_programs", [&](sqlite3_stmt* st) {
+            auto result = colOpt(st, 3);
+            out.push_back({Programs, colInt(st, 0), colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
+                           !result ? CompileOutcome::Unknown : *result == 0 ? CompileOutcome::Compiled : CompileOutcome::Error, 0});
+        });
+        m_reader.query("SELECT id, session_id, coalesce(start_ns, 0), operation FROM cuda_jit", [&](sqlite3_stmt* st) {
+            const auto op = colInt(st, 3);
+            out.push_back({Jit, colInt(st, 0), colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
+                           op == CS_JIT_OP_COMPILE ? CompileOutcome::Compiled
+                           : op == CS_JIT_OP_CACHE_LOAD ? CompileOutcome::Cached
+                           : op == CS_JIT_OP_CACHE_STORE ? CompileOutcome::Compiled : CompileOutcome::Unknown, 0});
+        });
+        m_reader.query("SELECT sp.id, t.session_id, sp.start_ns, sp.category FROM spans sp JOIN tracks t ON t.id = sp.track_id "
+                       "WHERE sp.category IN (" + std::to_string(CS_CAT_COMPILE) + ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
+                       [&](sqlite3_stmt* st) {
+                           out.push_back({Spans, colInt(st, 0), colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
+                                          colInt(st, 3) == CS_CAT_COMPILE ? CompileOutcome::Compiled : CompileOutcome::Cached, 0});
+                       });
+        return out;
+    }
+
+    CompileEntry details(const Candidate& c) {
+        CompileEntry e;
+        e.table = std::string(kSources[c.source]);
+        e.rowId = c.rowId;
+        e.sessionId = c.sessionId;
+        e.outcome = c.outcome;
+        e.startNs = c.startNs;
+        if (auto it = m_sessions.find(c.sessionId); it != m_sessions.end()) {
+            e.session = it->second->label;
+            e.runtime = it->second->runtime;
+        } else {
+            e.session = "session " + std::to_string(c.sessionId);
+        }
+        switch (c.source) {
+        case Lookups: lookupDetails(c, e); break;
+        case Modules: moduleDetails(c, e); break;
+        case Programs: programDetails(e); break;
+        case Jit: jitDetails(e); break;
+        default: spanDetails(e); break;
+        }
+        if (!e.step) e.step = stepAt(c.sessionId, c.startNs);
+        return e;
+    }
+
+private:
+    std::int64_t display(std::int64_t session, std::int64_t ns) const {
+        auto it = m_sessions.find(session);
+        return it == m_sessions.end() ? ns : ns + it->second->offsetNs;
+    }
+    // The runtime's step at a display-axis instant: the last `steps` row of the session at or before it.
+    std::optional<std::int64_t> stepAt(std::int64_t session, std::int64_t displayNs) const {
+        auto it = m_steps.find(session);
+        if (it == m_steps.end()) return std::nullopt;
+        const std::int64_t ns = displayNs - (m_sessions.count(session) ? m_sessions.at(session)->offsetNs : 0);
+        std::optional<std::int64_t> step;
+        for (const auto& [ts, s] : it->second) {
+            if (ts > ns) break;
+            step = s;
+        }
+        return step;
+    }
+    CompileOutcome lookupOutcome(size_t i) const {
+        const Lookup& l = m_a.cache->facts.lookups[i];
+        if (l.verdict == CS_VERDICT_HIT) return CompileOutcome::Hit;
+        if (l.verdict == CS_VERDICT_MISS) return CompileOutcome::Miss;
+        return m_a.cache->replay.outcomes[i].hit ? CompileOutcome::Hit : CompileOutcome::Miss;
+    }
+    static CompileOutcome moduleOutcome(int result) {
+        switch (result) {
+        case CS_MODULE_COMPILED: return CompileOutcome::Compiled;
+        case CS_MODULE_CACHED: return CompileOutcome::Cached;
+        case CS_MODULE_ERROR: return CompileOutcome::Error;
+        default: return CompileOutcome::Unknown;
+        }
+    }
+
+    void lookupDetails(const Candidate& c, CompileEntry& e) {
+        const CacheAnalysis& ca = *m_a.cache;
+        const CacheFacts& f = ca.facts;
+        const Lookup& l = f.lookups[c.ref];
+        const LookupOutcome& o = ca.replay.outcomes[c.ref];
+        e.kind = "cache lookup";
+        e.name = f.str(l.program);
+        e.identity = f.str(l.cache);
+        if (l.handle) e.identity += (e.identity.empty() ? "" : ", handle ") + f.str(l.handle);
+        e.step = l.step;
+        e.costNs = l.compileNs;
+        for (const KeyComponent& k : l.components)
+            e.key.push_back({f.str(k.name), roleName(k.role), componentValue(f, k), k.inKey()});
+        if (auto it = m_miss.find(c.ref); it != m_miss.end()) {
+            const MissExplanation& m = *it->second;
+            e.why = m.reason;
+            for (const auto& ch : m.changes) e.changes.push_back({ch.name, ch.before, ch.after, true});
+            for (const auto& ch : m.unkeyed) e.changes.push_back({ch.name, ch.before, ch.after, false});
+            for (const auto& method : m.drifted) e.changes.push_back({"redefined method", method, "(poisoned)", true});
+            if (m.against) e.againstLookup = f.lookups[*m.against].id;
+        } else if (o.hit) {
+            if (o.loaded) e.why = "loaded from the persistent cache (stored before the trace began)";
+            else if (o.entry >= 0) {
+                const size_t by = ca.replay.entries[static_cast<size_t>(o.entry)].createdBy;
+                e.why = "served the program cache lookup " + std::to_string(f.lookups[by].id) + " compiled";
+                e.againstLookup = f.lookups[by].id;
+            } else {
+                e.why = "hit";
+            }
+            if (o.memo) e.why += ", from the handle's own memo";
+            if (o.stale) e.why += "; stale: its entry was poisoned by a redefined method";
+        }
+        if (o.disagrees)
+            e.why += std::string(e.why.empty() ? "" : "; ") + "the replay says " + (o.hit ? "hit" : "miss") +
+                     ", the runtime said " + (l.verdict == CS_VERDICT_HIT ? "hit" : "miss");
+        if (l.fingerprint) e.log = "graph fingerprint " + f.str(l.fingerprint);
+    }
+
+    void moduleDetails(const Candidate& c, CompileEntry& e) {
+        auto lit = m_loads.find(c.rowId);
+        if (lit == m_loads.end()) return;
+        const warp::ModuleLoad& l = *lit->second;
+        e.kind = "module load";
+        e.name = l.name;
+        e.identity = warp::shortHash(l.hash);
+        if (l.blockDim) e.identity += ", block_dim " + std::to_string(*l.blockDim);
+        if (!l.device.empty()) e.identity += ", " + l.device;
+        e.durNs = l.durNs;
+        e.costNs = l.result == CS_MODULE_COMPILED && l.compileNs ? l.compileNs : l.durNs;
+        for (const auto& [k, v] : l.options) e.options.push_back({k, v});
+        for (const auto& k : l.kernels) e.inputs.push_back(k.generic.empty() ? k.name : k.name + " [" + k.generic + "]");
+        if (l.sourceBytes) e.log = "generated source: " + std::to_string(*l.sourceBytes) + " bytes";
+        if (!l.origin.empty()) e.log += (e.log.empty() ? "" : "; ") + std::string("read from ") + l.origin;
+        auto iit = m_identityOf.find(l.id);
+        if (iit == m_identityOf.end()) return;
+        const auto& [m, idx] = iit->second;
+        const warp::Identity& id = m->identities[idx];
+        const bool firstOfIdentity = !id.loadIds.empty() && id.loadIds.front() == l.id;
+        const std::string of = " (identity " + std::to_string(idx + 1) + " of " + std::to_string(m->identities.size()) + ")";
+        if (l.result == CS_MODULE_CACHED) {
+            e.why = "loaded from the kernel cache" + of;
+        } else if (l.result == CS_MODULE_ERROR) {
+            e.why = "the load failed" + of;
+        } else if (!firstOfIdentity) {
+            e.why = "compiled again under an identity already built: the kernel cache was not reused" + of;
+        } else if (idx == 0) {
+            e.why = "first build of this module name" + of;
+        } else {
+            e.why = "new identity" + of + ": ";
+            const warp::Identity& prev = m->identities[idx - 1];
+            if (prev.blockDim != id.blockDim)
+                e.changes.push_back({"block_dim", prev.blockDim ? std::to_string(*prev.blockDim) : "-",
+                                     id.blockDim ? std::to_string(*id.blockDim) : "-", true});
+            if (prev.hash != id.hash) e.changes.push_back({"module hash", warp::shortHash(prev.hash), warp::shortHash(id.hash), true});
+            for (const warp::IdentityDiff& d : m->diffs)
+                if (d.to == idx)
+                    for (const auto& ch : d.changes)
+                        e.changes.push_back({std::string(warp::changeKindName(ch.kind)) + " " + ch.subject,
+                                             ch.before.empty() ? "(absent)" : ch.before, ch.after.empty() ? "(absent)" : ch.after, true});
+            e.why += prev.blockDim != id.blockDim && prev.hash == id.hash
+                         ? "another block_dim compiles the whole module again"
+                         : "its kernel set, options or generic instances changed since the previous identity";
+        }
+    }
+
+    void programDetails(CompileEntry& e) {
+        std::int64_t logBytes = -1, outputBytes = -1;
+        int api = 0;
+        std::int64_t session = 0, start = 0;
+        m_reader.query("SELECT api, start_ns, dur_ns, name_sid, source_digest_sid, result, log_bytes, output_bytes, session_id "
+                       "FROM cuda_programs WHERE id = " + std::to_string(e.rowId),
+                       [&](sqlite3_stmt* st) {
+                           api = static_cast<int>(colInt(st, 0));
+                           start = colInt(st, 1);
+                           e.durNs = colOpt(st, 2);
+                           e.name = m_reader.str(colInt(st, 3));
+                           if (auto d = colInt(st, 4)) e.identity = "source " + m_reader.str(d);
+                           if (auto r = colOpt(st, 5); r && *r != 0) e.why = "failed with result " + std::to_string(*r);
+                           logBytes = colOpt(st, 6).value_or(-1);
+                           outputBytes = colOpt(st, 7).value_or(-1);
+                           session = colInt(st, 8);
+                       });
+        e.kind = api == CS_CUDA_NVJITLINK ? "nvJitLink link" : api == CS_CUDA_NVCC ? "nvcc compile" : "NVRTC program";
+        e.costNs = e.durNs;
+        if (e.why.empty()) e.why = api == CS_CUDA_NVJITLINK ? "linked" : "compiled from source at run time";
+        m_reader.query("SELECT option_sid FROM cuda_program_options WHERE program_id = " + std::to_string(e.rowId) +
+                           " ORDER BY ordinal",
+                       [&](sqlite3_stmt* st) {
+                           std::string opt = m_reader.str(colInt(st, 0));
+                           auto eq = opt.find('=');
+                           if (eq == std::string::npos) e.options.push_back({opt, ""});
+                           else e.options.push_back({opt.substr(0, eq), opt.substr(eq + 1)});
+                       });
+        m_reader.query("SELECT kind_sid, name_sid, bytes FROM cuda_program_inputs WHERE program_id = " + std::to_string(e.rowId) +
+                           " ORDER BY ordinal",
+                       [&](sqlite3_stmt* st) {
+                           std::string in = m_reader.str(colInt(st, 1));
+                           if (auto k = colInt(st, 0)) in = m_reader.str(k) + " " + in;
+                           if (auto b = colOpt(st, 2)) in += " (" + std::to_string(*b) + " bytes)";
+                           e.inputs.push_back(in);
+                       });
+        if (logBytes >= 0)
+            e.log = "compile log: " + std::to_string(logBytes) + " bytes (the text itself is not recorded)";
+        if (outputBytes >= 0) e.log += (e.log.empty() ? "" : "; ") + std::string("output: ") + std::to_string(outputBytes) + " bytes";
+        // Phase timings the same session reported while the program compiled (NVRTC --time).
+        if (e.durNs)
+            m_reader.query("SELECT phase_sid, sum(dur_ns), count(*) FROM phase_timings WHERE session_id = " +
+                               std::to_string(session) + " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
+                               std::to_string(start + *e.durNs) + " GROUP BY phase_sid ORDER BY 2 DESC LIMIT 20",
+                           [&](sqlite3_stmt* st) { e.phases.push_back({m_reader.str(colInt(st, 0)), colInt(st, 1), colInt(st, 2)}); });
+    }
+
+    void jitDetails(CompileEntry& e) {
+        m_reader.query("SELECT dur_ns, entry_type, operation, cache_path_sid, cache_bytes FROM cuda_jit WHERE id = " +
+                           std::to_string(e.rowId),
+                       [&](sqlite3_stmt* st) {
+                           e.durNs = colOpt(st, 0);
+                           e.name = std::string(trace::enumName("jit_entry", static_cast<int>(colInt(st, 1))));
+                           e.why = "driver JIT " + std::string(trace::enumName("jit_operation", static_cast<int>(colInt(st, 2))));
+                           if (auto p = colInt(st, 3)) e.identity = m_reader.str(p);
+                           if (auto b = colOpt(st, 4)) e.log = "cache entry: " + std::to_string(*b) + " bytes";
+                       });
+        e.kind = "driver JIT";
+        e.costNs = e.durNs;
+    }
+
+    void spanDetails(CompileEntry& e) {
+        std::int64_t track = 0, start = 0;
+        int category = 0;
+        m_reader.query("SELECT track_id, start_ns, dur_ns, name_sid, detail_sid, category FROM spans WHERE id = " +
+                           std::to_string(e.rowId),
+                       [&](sqlite3_stmt* st) {
+                           track = colInt(st, 0);
+                           start = colInt(st, 1);
+                           e.durNs = colOpt(st, 2);
+                           e.name = m_reader.str(colInt(st, 3));
+                           e.log = m_reader.str(colInt(st, 4));
+                           category = static_cast<int>(colInt(st, 5));
+                       });
+        e.kind = category == CS_CAT_COMPILE ? "compile span" : "cache-load span";
+        e.costNs = e.durNs;
+        e.why = category == CS_CAT_COMPILE ? "compiled" : "loaded code compiled before";
+        if (!e.durNs) e.why += " (it never ended: time not recorded)";
+        m_reader.query("SELECT key_sid, value FROM span_args WHERE span_id = " + std::to_string(e.rowId) + " LIMIT 50",
+                       [&](sqlite3_stmt* st) { e.options.push_back({m_reader.str(colInt(st, 0)), trace::colText(st, 1)}); });
+        // Nested work on the same track (inference, codegen, phases): the compile's phase durations.
+        if (e.durNs && *e.durNs > 0)
+            m_reader.query("SELECT category, sum(dur_ns), count(*) FROM spans WHERE track_id = " + std::to_string(track) +
+                               " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
+                               std::to_string(start + *e.durNs) + " AND id != " + std::to_string(e.rowId) +
+                               " AND dur_ns IS NOT NULL GROUP BY category ORDER BY 2 DESC",
+                           [&](sqlite3_stmt* st) {
+                               e.phases.push_back({std::string(trace::enumName("category", static_cast<int>(colInt(st, 0)))),
+                                                   colInt(st, 1), colInt(st, 2)});
+                           });
+    }
+
+    const trace::TraceReader& m_reader;
+    const TraceAnalysis& m_a;
+    std::map<std::int64_t, const SessionSummary*> m_sessions;
+    std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> m_steps;
+    std::map<size_t, const MissExplanation*> m_miss;
+    std::map<std::int64_t, std::pair<const warp::ModuleSummary*, size_t>> m_identityOf;
+    std::map<std::int64_t, const warp::ModuleLoad*> m_loads;
+};
+
+}  // namespace
+
+CompileIndex buildCompileIndex(const trace::TraceReader& reader, const TraceAnalysis& analysis, size_t rowLimit) {
+    CompileIndex index;
+    index.rowLimit = rowLimit;
+    Builder b(reader, analysis);
+    std::vector<Candidate> all = b.candidates();
+    index.total = static_cast<std::int64_t>(all.size());
+    for (const Candidate& c : all) ++index.byOutcome[c.outcome];
+    // Costly rows first, each group in time order; then the chosen rows back in time order.
+    auto byTime = [](const Candidate& x, const Candidate& y) {
+        return std::tie(x.startNs, x.source, x.rowId) < std::tie(y.startNs, y.source, y.rowId);
+    };
+    std::stable_sort(all.begin(), all.end(), [&](const Candidate& x, const Candidate& y) {
+        if (x.costly() != y.costly()) return x.costly();
+        return byTime(x, y);
+    });
+    if (all.size() > rowLimit) all.resize(rowLimit);
+    std::sort(all.begin(), all.end(), byTime);
+    index.entries.reserve(all.size());
+    for (const Candidate& c : all) {
+        index.m_byRow[{std::string(kSources[c.source]), c.rowId}] = index.entries.size();
+        index.entries.push_back(b.details(c));
+    }
+    // The findings that cite each listed row.
+    for (size_t fi = 0; fi < analysis.findings.size(); ++fi)
+        for (const Evidence& ev : analysis.findings[fi].evidence) {
+            std::int64_t at = index.find(ev.table, ev.rowId);
+            if (at < 0) continue;
+            auto& list = index.entries[static_cast<size_t>(at)].findings;
+            if (list.empty() || list.back() != fi) list.push_back(fi);
+        }
+    return index;
+}
+
+}  // namespace cs::engine
