@@ -153,9 +153,11 @@ Recorder startRecorder(const std::string& output, const std::string& socketPath,
 int statusOf(int st) { return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1; }
 
 int listLive(CommandIo& io) {
-    auto live = trace::listLiveRecordings();
+    auto live = trace::findLiveRecordings();
     if (live.empty()) {
-        io.out << "no live recordings\n";
+        std::string dirs;
+        for (const auto& d : trace::liveRegistrySearchDirs()) dirs += (dirs.empty() ? "" : ", ") + d;
+        io.out << "no live recordings (looked in " << (dirs.empty() ? "no registry directory: none exists yet" : dirs) << ")\n";
         return Exit::Ok;
     }
     for (const auto& r : live) io.out << r.pid << "\t" << r.trace << "\t" << r.command << "\n";

@@ -41,6 +41,7 @@ Command findingsCommand();
 Command modulesCommand();
 Command measureCommand();
 Command compareCommand();
+Command watchCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

@@ -17,6 +17,7 @@ const std::vector<Command>& commands() {
         modulesCommand(),
         measureCommand(),
         compareCommand(),
+        watchCommand(),
     };
     return all;
 }

@@ -201,9 +201,12 @@ void MainWindow::openDialog() {
 
 // The recordings in progress (live registry); the chosen one is opened and followed while it runs.
 void MainWindow::attachDialog() {
-    const std::vector<cs::trace::LiveRecording> live = cs::trace::listLiveRecordings();
+    const std::vector<cs::trace::LiveRecording> live = cs::trace::findLiveRecordings();
     if (live.empty()) {
-        m_status->setText(QStringLiteral("No recording in progress (start one with `compilescope record -o TRACE -- CMD`)"));
+        QStringList dirs;
+        for (const std::string& d : cs::trace::liveRegistrySearchDirs()) dirs << qs(d);
+        m_status->setText(QStringLiteral("No recording in progress (looked in %1; start one with `compilescope record -o TRACE -- CMD`)")
+                              .arg(dirs.isEmpty() ? QStringLiteral("no registry directory exists yet") : dirs.join(QStringLiteral(", "))));
         return;
     }
     QStringList items;

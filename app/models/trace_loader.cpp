@@ -49,7 +49,7 @@ bool TraceLoader::isLiveRecording(const std::string& trace) {
     std::error_code ec;
     auto canonical = [&ec](const std::string& p) { return std::filesystem::weakly_canonical(p, ec).string(); };
     const std::string mine = canonical(trace);
-    for (const trace::LiveRecording& r : trace::listLiveRecordings())
+    for (const trace::LiveRecording& r : trace::findLiveRecordings())
         if (canonical(r.trace) == mine) return true;
     return false;
 }

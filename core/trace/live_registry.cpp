@@ -106,4 +106,33 @@ std::vector<LiveRecording> listLiveRecordings(const std::string& dir) {
     return out;
 }
 
+std::vector<std::string> liveRegistrySearchDirs() {
+    const std::string uid = std::to_string(::getuid());
+    std::vector<std::string> candidates;
+    if (const char* x = std::getenv("XDG_RUNTIME_DIR"); x && *x) candidates.push_back(std::string(x) + "/compilescope");
+    candidates.push_back("/run/user/" + uid + "/compilescope");
+    candidates.push_back("/tmp/compilescope-" + uid);
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& c : candidates) {
+        struct stat st{};
+        if (::lstat(c.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
+        const std::string canonical = std::filesystem::weakly_canonical(c, ec).string();
+        if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
+    }
+    return out;
+}
+
+std::vector<LiveRecording> findLiveRecordings() {
+    std::vector<LiveRecording> all;
+    for (const auto& dir : liveRegistrySearchDirs())
+        for (auto& r : listLiveRecordings(dir)) {
+            bool dup = false;
+            for (const auto& o : all) dup = dup || (o.pid == r.pid && o.trace == r.trace);
+            if (!dup) all.push_back(std::move(r));
+        }
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.startUnixNs < b.startUnixNs; });
+    return all;
+}
+
 }  // namespace cs::trace

@@ -46,4 +46,13 @@ private:
 // Live recordings, oldest first. Entries whose pid is dead are skipped and removed.
 std::vector<LiveRecording> listLiveRecordings(const std::string& dir = liveRegistryDir());
 
+// Every directory a recorder of this user may have registered in, so that a viewer and a recorder
+// that see different environments still find each other: $XDG_RUNTIME_DIR/compilescope as this
+// process sees it, /run/user/UID/compilescope (where XDG_RUNTIME_DIR usually points, for a process
+// started without it) and /tmp/compilescope-UID (the recorder's fallback). Existing directories owned
+// by this user only, each once.
+std::vector<std::string> liveRegistrySearchDirs();
+// The live recordings of all of them, oldest first, each once. What every tool uses to find them.
+std::vector<LiveRecording> findLiveRecordings();
+
 }  // namespace cs::trace

@@ -10,6 +10,8 @@
  *                                  (as worker pools do), then records M spans itself
  *   collector_job every            calls every event function of compilescope.h once
  *   collector_job exit CODE        records 5 spans and exits with CODE
+ *   collector_job recompiles FILE MS  a program compiled at step 1 and again at step 2 (its key's
+ *                                  shape moved), then waits MS milliseconds and creates FILE
  */
 #define CS_ENABLED 1
 #include <compilescope/compilescope.h>
@@ -151,6 +153,25 @@ static int every(void) {
     return 0;
 }
 
+/* A cached program whose key moves at step 2: the acceptance check fails (a recompile after the
+ * first step). The job then lives on for `waitMs`, so a watcher can be seen reporting it live. */
+static int recompiles(const char* doneFile, long waitMs) {
+    cs_str cache = cs_intern("program_cache"), program = cs_intern("gradient"), handle = cs_intern("n1");
+    cs_str shapeName = cs_intern("shape of arg 2"), s1 = cs_intern("128x64"), s2 = cs_intern("100x64");
+    for (int step = 1; step <= 2; ++step) {
+        cs_step(step, 1, 0);
+        cs_key_component key[1] = {{shapeName, CS_ROLE_SHAPE, 0, step == 1 ? s1 : s2}};
+        cs_cache_lookup l = {CS_NOW, cache, program, handle, CS_VERDICT_MISS, 2000000, 0, CS_THREAD_TRACK, step, key, 1, 0, NULL};
+        cs_cache_lookup_record(&l);
+        cs_flush();
+    }
+    struct timespec w = {waitMs / 1000, (waitMs % 1000) * 1000000L};
+    nanosleep(&w, NULL);
+    FILE* f = fopen(doneFile, "w");
+    if (f) fclose(f);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     cs_start("test-job", NULL);
@@ -161,6 +182,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[1], "steady") && argc == 5) rc = steady(argv[2], atoi(argv[3]), atol(argv[4]));
     else if (!strcmp(argv[1], "workers") && argc == 4) rc = workers(atoi(argv[2]), atoi(argv[3]));
     else if (!strcmp(argv[1], "every")) rc = every();
+    else if (!strcmp(argv[1], "recompiles") && argc == 4) rc = recompiles(argv[2], atol(argv[3]));
     else if (!strcmp(argv[1], "exit") && argc == 3) { spans("x", 5); rc = atoi(argv[2]); }
     if (argc >= 2 && getenv("COLLECTOR_JOB_PRINT_DROPS"))
         fprintf(stdout, "dropped=%llu\n", (unsigned long long)cs_dropped_count());

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstring>
 #include <cstdlib>
+#include <cstdio>
 #include <filesystem>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -348,3 +349,48 @@ TEST(LiveRegistry, ListsARunningRecordingAndForgetsItAfterwards) {
 }
 
 }  // namespace
+
+// `compilescope watch` follows a live recording: the recompile at step 2 is printed while the job is
+// still running (it waits 4 s after it, then writes its done file), and when the job ends watch
+// prints the verdict and exits as `check` does (1: a recompile after the first step).
+TEST(Watch, PrintsARecompileWhileTheJobRunsThenTheVerdict) {
+    TempDir dir;
+    const std::string trace = dir.file("live.cstrace"), done = dir.file("job.done");
+    ASSERT_EQ(std::system((kCli + " record -o " + trace + " -- " + kJob + " recompiles " + done + " 4000 >" +
+                           dir.file("record.out") + " 2>&1 &")
+                              .c_str()),
+              0);
+    bool live = false;
+    for (int i = 0; i < 400 && !live; ++i) {
+        live = run(dir, kCli + " record --list").out.find(trace) != std::string::npos;
+        if (!live) ::usleep(50000);
+    }
+    ASSERT_TRUE(live) << "the recording did not register";
+    FILE* p = ::popen((kCli + " watch " + trace + " --interval 100 2>/dev/null").c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string all;
+    bool recompileSeen = false, jobWasRunning = false;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, p)) {
+        std::string line = buf;
+        all += line;
+        if (!recompileSeen && line.find("gradient") != std::string::npos && line.rfind("[", 0) == 0) {
+            recompileSeen = true;
+            jobWasRunning = !std::filesystem::exists(done);
+        }
+    }
+    int st = ::pclose(p);
+    ASSERT_TRUE(recompileSeen) << all;
+    EXPECT_TRUE(jobWasRunning) << "the finding came only after the job ended:\n" << all;
+    EXPECT_NE(all.find("100x64"), std::string::npos) << "the line names what moved:\n" << all;
+    EXPECT_NE(all.find("job ended: acceptance fail"), std::string::npos) << all;
+    EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 1);
+    EXPECT_TRUE(std::filesystem::exists(done));
+    // A finished trace: analysed once, same verdict and exit status; --json for tools.
+    auto again = run(dir, kCli + " watch " + trace + " --json");
+    EXPECT_EQ(again.status, 1);
+    EXPECT_NE(again.out.find("{\"event\":\"end\",\"acceptance\":\"fail\""), std::string::npos) << again.out;
+    auto none = run(dir, kCli + " watch --pid 999999999");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("no recording in progress with recorder pid 999999999 (looked in "), std::string::npos) << none.err;
+}
