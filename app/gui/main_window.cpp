@@ -194,7 +194,7 @@ void MainWindow::openDialog() {
     QSettings settings;
     QStringList paths = QFileDialog::getOpenFileNames(this, QStringLiteral("Open traces"),
                                                       settings.value(QStringLiteral("lastDir")).toString(),
-                                                      QStringLiteral("CompileScope traces (*.cstrace);;All files (*)"));
+                                                      QStringLiteral("CompileScope traces (*.cstrace);;Logs and traces to import (*.log *.json *.txt *.csv);;All files (*)"));
     if (!paths.isEmpty()) settings.setValue(QStringLiteral("lastDir"), QFileInfo(paths.first()).absolutePath());
     openTraces(paths);
 }

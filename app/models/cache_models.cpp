@@ -18,30 +18,45 @@ CacheLookupModel* makeCacheLookupModel(QObject* parent) {
     using R = CacheLookupRow;
     const auto right = Qt::AlignRight | Qt::AlignVCenter;
     auto str = [](const R& r, engine::Sid id) { return qs(r.analysis->facts.str(id)); };
+    // The answer first: what happened, to which program, why, at what cost; then where and the rest.
+    auto outcome = [](const R& r) {
+        const engine::LookupOutcome& o = r.o();
+        if (o.hit) return o.stale ? QStringLiteral("stale hit") : QStringLiteral("hit");
+        if (r.miss < 0) return QStringLiteral("miss");
+        return r.analysis->attribution.misses[static_cast<std::size_t>(r.miss)].cause == engine::MissCause::FirstCompile
+                   ? QStringLiteral("first compile")
+                   : QStringLiteral("recompile");
+    };
     return new CacheLookupModel(
-        {{QStringLiteral("#"), [](const R& r) { return QVariant(qlonglong(r.l().id)); }, {}, right},
-         {QStringLiteral("Step"), [](const R& r) { return r.l().step ? QVariant(qlonglong(*r.l().step)) : QVariant(); }, {}, right},
+        {{QStringLiteral("Outcome"),
+          [outcome](const R& r) {
+              QString s = outcome(r);
+              if (r.o().disagrees) s += QStringLiteral(" ≠ runtime");
+              return QVariant(s);
+          },
+          {}, Qt::AlignLeft | Qt::AlignVCenter, {},
+          [outcome](const R& r) {
+              const QString s = outcome(r);
+              // Recompiles and stale hits are what the user came for; first compiles are expected.
+              if (s == QStringLiteral("recompile") || s == QStringLiteral("stale hit")) return Tone::Bad;
+              if (s == QStringLiteral("first compile")) return Tone::Notice;
+              return Tone::Good;
+          }},
          {QStringLiteral("Program"), [str](const R& r) { return QVariant(str(r, r.l().program)); }},
-         {QStringLiteral("Handle"), [str](const R& r) { return QVariant(str(r, r.l().handle)); }},
-         {QStringLiteral("Runtime"),
+         {QStringLiteral("Why it missed"),
+          [](const R& r) {
+              return r.miss < 0 ? QVariant() : QVariant(qs(r.analysis->attribution.misses[static_cast<std::size_t>(r.miss)].reason));
+          }},
+         {QStringLiteral("Compile"), [](const R& r) { return r.l().compileNs ? QVariant(durationText(*r.l().compileNs)) : QVariant(); },
+          [](const R& r) { return QVariant(qlonglong(r.l().compileNs.value_or(0))); }, right},
+         {QStringLiteral("Step"), [](const R& r) { return r.l().step ? QVariant(qlonglong(*r.l().step)) : QVariant(); }, {}, right},
+         {QStringLiteral("Runtime said"),
           [](const R& r) {
               int v = r.l().verdict;
               return QVariant(v == CS_VERDICT_MISS ? QStringLiteral("miss") : v == CS_VERDICT_HIT ? QStringLiteral("hit") : QStringLiteral("?"));
           }},
-         {QStringLiteral("Replay"),
-          [](const R& r) {
-              const engine::LookupOutcome& o = r.o();
-              QString s = o.hit ? QStringLiteral("hit") : QStringLiteral("miss");
-              if (o.stale) s += QStringLiteral(" (stale)");
-              if (o.disagrees) s += QStringLiteral(" ≠ runtime");
-              return QVariant(s);
-          }},
-         {QStringLiteral("Compile"), [](const R& r) { return r.l().compileNs ? QVariant(durationText(*r.l().compileNs)) : QVariant(); },
-          [](const R& r) { return QVariant(qlonglong(r.l().compileNs.value_or(0))); }, right},
-         {QStringLiteral("Why it missed"),
-          [](const R& r) {
-              return r.miss < 0 ? QVariant() : QVariant(qs(r.analysis->attribution.misses[static_cast<std::size_t>(r.miss)].reason));
-          }}},
+         {QStringLiteral("Lookup"), [](const R& r) { return QVariant(qlonglong(r.l().id)); }, {}, right},
+         {QStringLiteral("Handle"), [str](const R& r) { return QVariant(str(r, r.l().handle)); }}},
         parent);
 }
 

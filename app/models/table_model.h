@@ -19,8 +19,12 @@ namespace cs::gui {
 enum ModelRole {
     SortRole = Qt::UserRole + 1,  // value to sort by (numbers as numbers)
     RowRole,                      // index of the row / node in the snapshot
-    FilterRole                    // text a filter box matches
+    FilterRole,                   // text a filter box matches
+    ToneRole                      // a Tone: how the views colour the cell (models stay QtCore-only)
 };
+
+// What a cell's colour says; the widgets map it to a colour (filtered_table.cpp).
+enum class Tone { Neutral = 0, Good = 1, Notice = 2, Bad = 3 };
 
 template <typename Row>
 struct Column {
@@ -28,7 +32,8 @@ struct Column {
     std::function<QVariant(const Row&)> display;
     std::function<QVariant(const Row&)> sort{};     // empty: sort by display
     Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter;
-    std::function<QVariant(const Row&)> tooltip{};  // empty: none
+    std::function<QVariant(const Row&)> tooltip{};  // empty: the cell's own text
+    std::function<Tone(const Row&)> tone{};         // empty: neutral
 };
 
 template <typename Row>
@@ -38,7 +43,13 @@ QVariant columnData(const Column<Row>& c, const Row& row, int role) {
     case FilterRole: return c.display(row).toString();
     case SortRole: return c.sort ? c.sort(row) : c.display(row);
     case Qt::TextAlignmentRole: return QVariant::fromValue(c.align);
-    case Qt::ToolTipRole: return c.tooltip ? c.tooltip(row) : QVariant();
+    case ToneRole: return c.tone ? QVariant(static_cast<int>(c.tone(row))) : QVariant();
+    // One rule for elided text: a cell without a tooltip of its own shows its full text.
+    case Qt::ToolTipRole: {
+        if (c.tooltip) return c.tooltip(row);
+        QVariant v = c.display(row);
+        return v.typeId() == QMetaType::QString && !v.toString().isEmpty() ? v : QVariant();
+    }
     default: return {};
     }
 }

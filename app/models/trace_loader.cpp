@@ -5,11 +5,16 @@
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 
+#include "core/ingest/import_files.h"
+
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace cs::gui {
 
@@ -28,8 +33,33 @@ TraceLoader::~TraceLoader() {
     }
 }
 
+namespace {
+// SQLite's 16-byte magic: anything else is a foreign file to import.
+bool isSqliteFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[16] = {};
+    in.read(head, sizeof head);
+    return in.gcount() == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0;
+}
+}  // namespace
+
+std::string TraceLoader::importForeign(const std::string& file, int docId) {
+    const std::string name = std::filesystem::path(file).filename().string();
+    emit progress(docId, 0, QStringLiteral("importing %1").arg(QString::fromStdString(name)));
+    static std::atomic<int> serial{0};
+    const std::string out = m_imports->filePath(QStringLiteral("%1-%2.cstrace").arg(++serial).arg(QString::fromStdString(name)))
+                                .toStdString();
+    try {
+        ingest::importFiles({.inputs = {file}, .output = out, .forcedFormat = "", .overwrite = true});
+    } catch (const ingest::ImportError& e) {
+        throw std::runtime_error(std::string(e.what()) + " (it is not a CompileScope trace either)");
+    }
+    return out;
+}
+
 int TraceLoader::load(const QString& path) {
     int id = m_nextId++;
+    if (!m_imports) m_imports = std::make_unique<QTemporaryDir>();
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     QThread* thread = QThread::create([this, id, path, cancel] { run(id, path, cancel); });
     m_jobs[id] = {thread, cancel};
@@ -83,7 +113,10 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         emit summaryReady(docId, lastSummary);
     };
     try {
-        const std::string file = path.toStdString();
+        std::string file = path.toStdString();
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(file, ec) && std::filesystem::file_size(file, ec) > 0 && !ec && !isSqliteFile(file))
+            file = importForeign(file, docId);
         auto reader = trace::TraceReader::open(file);
         snapshot(*reader, 0, 80);
         // A recording still in progress: take a fresh snapshot every refresh interval until the

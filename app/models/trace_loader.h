@@ -13,6 +13,10 @@
 // live registry) is followed: the timeline and the summary are published again every refresh
 // interval from a fresh read of the committed rows (SQLite's WAL lets a reader see them while the
 // recorder writes), and the analyses and findings run once the recording has finished.
+//
+// Foreign files: a file that is not a trace (a Warp log, a TEF file, a Julia printout, an nvcc --time
+// CSV) is imported first, with the same sniffing as `compilescope import`, into a temporary trace
+// that lives as long as the loader; then it is opened like any trace.
 #pragma once
 
 #include "trace_document.h"
@@ -26,6 +30,7 @@
 #include <string>
 
 class QThread;
+class QTemporaryDir;
 
 namespace cs::gui {
 
@@ -65,7 +70,11 @@ private:
     };
     void run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel);
 
+    // Imports a foreign file into the loader's temporary directory; returns the trace's path.
+    std::string importForeign(const std::string& file, int docId);
+
     std::map<int, Job> m_jobs;
+    std::unique_ptr<QTemporaryDir> m_imports;  // traces imported from foreign files
     int m_nextId = 1;
     std::atomic<int> m_liveRefreshMs{1000};
 };

@@ -4,14 +4,35 @@
 
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QColor>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 namespace cs::gui {
 
+namespace {
+// The proxy that turns a model's Tone (table_model.h) into the cell's text colour.
+class ToneProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QVariant data(const QModelIndex& index, int role) const override {
+        if (role != Qt::ForegroundRole) return QSortFilterProxyModel::data(index, role);
+        const QVariant tone = QSortFilterProxyModel::data(index, ToneRole);
+        if (!tone.isValid()) return QSortFilterProxyModel::data(index, role);
+        switch (static_cast<Tone>(tone.toInt())) {
+        case Tone::Good: return QColor(0x2e, 0x7d, 0x32);
+        case Tone::Notice: return QColor(0xb2, 0x6a, 0x00);
+        case Tone::Bad: return QColor(0xc6, 0x28, 0x28);
+        case Tone::Neutral: break;
+        }
+        return {};
+    }
+};
+}  // namespace
+
 FilteredTable::FilteredTable(QAbstractItemModel* model, const QString& placeholder, QWidget* parent)
-    : QWidget(parent), m_filter(new QLineEdit(this)), m_proxy(new QSortFilterProxyModel(this)), m_view(new QTreeView(this)) {
+    : QWidget(parent), m_filter(new QLineEdit(this)), m_proxy(new ToneProxy(this)), m_view(new QTreeView(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_filter->setPlaceholderText(placeholder);

@@ -231,3 +231,31 @@ TEST(Losses, EveryViewShowsALoss) {
     EXPECT_TRUE(clean.overview()->lossBanner().isEmpty());
     EXPECT_TRUE(clean.timeline()->lossBanner().isEmpty());
 }
+
+// Open anything: a Warp log and a Julia printout given to the window are imported and opened, with the
+// same figures `import` + `info` give; a file no importer knows says so, naming the file.
+TEST(OpenAnything, ForeignFilesAreImportedThenOpened) {
+    test::TempDir dir;
+    gui::MainWindow window;
+    window.resize(1000, 700);
+    window.openTraces({QString::fromStdString(demoSource("warp-verbose.log")), QString::fromStdString(demoSource("julia-enzyme.txt"))});
+    ASSERT_TRUE(test::waitFor([&] { return !window.isLoading(); }, 60000));
+    ASSERT_EQ(window.documents().size(), 2u);
+    const gui::TraceDocument& warp = window.documents()[0];
+    ASSERT_TRUE(warp.analyses && warp.analyses->trace) << window.statusText().toStdString();
+    EXPECT_EQ(warp.label, QStringLiteral("warp-verbose.log"));
+    EXPECT_GT(warp.analyses->trace->moduleLoads(), 0);
+    const Figures imported = fromCli(import(dir, {demoSource("warp-verbose.log")}, "warp.cstrace"));
+    EXPECT_EQ(warp.summary->compileNs, imported.compileNs);
+    EXPECT_EQ(static_cast<std::int64_t>(warp.findings->size()), imported.findings);
+    const gui::TraceDocument& julia = window.documents()[1];
+    ASSERT_TRUE(julia.analyses && julia.analyses->trace);
+    EXPECT_TRUE(julia.analyses->invalidations != nullptr);
+
+    test::writeFile(dir.file("notes.txt"), "shopping list: milk, bread\n");
+    gui::MainWindow other;
+    other.openTraces({QString::fromStdString(dir.file("notes.txt"))});
+    ASSERT_TRUE(test::waitFor([&] { return !other.isLoading(); }));
+    EXPECT_TRUE(other.statusText().contains(QStringLiteral("notes.txt"))) << other.statusText().toStdString();
+    EXPECT_TRUE(other.statusText().contains(QStringLiteral("not a CompileScope trace either"))) << other.statusText().toStdString();
+}

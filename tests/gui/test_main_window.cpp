@@ -17,6 +17,7 @@
 #include "test_util.h"
 
 #include <QAction>
+#include <QColor>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -200,9 +201,27 @@ TEST_F(MainWindowTest, CacheViewShowsLookupsMissCausesAndTheVerdict) {
     CacheView* c = window->cache();
     CacheLookupModel* m = c->lookups();
     ASSERT_EQ(m->rowCount(), demo::kLookups);
-    int misses = 0;
-    for (int r = 0; r < m->rowCount(); ++r) misses += m->index(r, 5).data().toString().startsWith(QStringLiteral("miss"));
-    EXPECT_EQ(misses, demo::kMisses);
+    // The answer first: outcome, program, why it missed, cost.
+    EXPECT_EQ(m->headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Outcome"));
+    EXPECT_EQ(m->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Program"));
+    EXPECT_EQ(m->headerData(2, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Why it missed"));
+    EXPECT_EQ(m->headerData(3, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Compile"));
+    int first = 0, recompiles = 0, hits = 0;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QString o = m->index(r, 0).data().toString();
+        first += o == QStringLiteral("first compile");
+        recompiles += o == QStringLiteral("recompile");
+        hits += o == QStringLiteral("hit");
+        // Coloured by outcome, and the full text of every cell in its tooltip.
+        const int tone = m->index(r, 0).data(ToneRole).toInt();
+        EXPECT_EQ(tone, o == QStringLiteral("recompile") ? 3 : o == QStringLiteral("first compile") ? 2 : 1) << o.toStdString();
+        if (!m->index(r, 2).data().toString().isEmpty()) {
+            EXPECT_EQ(m->index(r, 2).data(Qt::ToolTipRole).toString(), m->index(r, 2).data().toString());
+        }
+    }
+    EXPECT_EQ(first + recompiles, demo::kMisses);
+    EXPECT_EQ(recompiles, 1);  // the gradient at step 4
+    EXPECT_EQ(hits, demo::kLookups - demo::kMisses);
     // The gradient program recompiled at step 4: a late miss, and 3 programs where a train-only run expects 2.
     EXPECT_TRUE(c->verdict().contains(QStringLiteral("FAIL"))) << c->verdict().toStdString();
     EXPECT_TRUE(window->overview()->verdict().contains(QStringLiteral("FAIL")));

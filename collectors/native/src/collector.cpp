@@ -455,7 +455,7 @@ CS_API int cs_start(const char* runtime, const char* output_path) {
     if (runtime && *runtime) g.runtime = runtime;
     g.bufferBytes = roundUpPow2(envSize("COMPILESCOPE_BUFFER_KB", 256, 16, 1 << 20) * 1024);
     g.flushIntervalMs = static_cast<unsigned>(envSize("COMPILESCOPE_FLUSH_MS", 5, 1, 1000));
-    g.waitLimitNs = static_cast<std::int64_t>(envSize("COMPILESCOPE_WAIT_MS", 1000, 1, 600000)) * 1000000;
+    g.waitLimitNs = static_cast<std::int64_t>(envSize("COMPILESCOPE_WAIT_MS", 5000, 1, 600000)) * 1000000;
     const char* policy = std::getenv("COMPILESCOPE_BUFFER_POLICY");
     g.policy = !policy ? Policy::Wait
                : std::strcmp(policy, "block") == 0 ? Policy::Block

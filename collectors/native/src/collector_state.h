@@ -74,7 +74,7 @@ struct TrackDef {
 struct Global {
     // configuration, fixed at cs_start
     Policy policy = Policy::Wait;
-    std::int64_t waitLimitNs = 1000000000;
+    std::int64_t waitLimitNs = 5000000000;
     std::size_t bufferBytes = 256 * 1024;
     unsigned flushIntervalMs = 5;
     std::string runtime = "native";
