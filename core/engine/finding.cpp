@@ -19,7 +19,8 @@ std::string evidenceSubject(const Evidence& e) {
         {"cache_lookups", "cache lookup"}, {"module_loads", "module load"},     {"spans", "span"},
         {"counters", "counter"},           {"methods", "method"},               {"invalidation_items", "invalidation item"},
         {"cuda_programs", "CUDA program"}, {"kernel_launches", "kernel launch"}, {"phase_timings", "compiler phase"},
-        {"steps", "step"},                 {"sessions", "session"},          {"stats", ""}};
+        {"steps", "step"},                 {"sessions", "session"},          {"cuda_jit", "driver JIT record"},
+        {"stats", ""}};
     std::string noun = e.table;
     for (const auto& [table, word] : kNouns)
         if (e.table == table) noun = std::string(word);  // "" for the stats table: the note says it all
