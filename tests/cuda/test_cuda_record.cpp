@@ -203,6 +203,33 @@ TEST(CudaRecord, ProgramIdentityFindingsOnRealNvrtc) {
     EXPECT_NE(identityOf(*a, "stamp.cu"), identityOf(*b, "stamp.cu"));
     EXPECT_EQ(identityOf(*a, "stamp.cu").size(), 16u);
 
+    // Both runs in one trace: saxpy.cu and scale.cu's two builds, each compiled with one identity in
+    // both runs, were never kept between them; stamp.cu's identity differs between runs, so it is
+    // no repeat of itself.
+    const auto merged = dir.file("week.cstrace");
+    ASSERT_EQ(run(cli + " import " + dir.file("monday.cstrace") + " " + dir.file("tuesday.cstrace") + " -o " + merged +
+                  " > " + dir.file("merge.out") + " 2>&1"),
+              0)
+        << cs::test::readFile(dir.file("merge.out"));
+    auto week = cs::engine::analyseTraceFile(merged);
+    std::multiset<std::string> everyRun;
+    auto weekReader = cs::trace::TraceReader::open(merged);
+    // The later run's first saxpy.cu compile; its other 19 are that run's repeated-compile cost.
+    const std::int64_t secondRunFirst = scalar(
+        *weekReader, "SELECT dur_ns FROM cuda_programs p JOIN strings n ON n.id=p.name_sid WHERE n.str='saxpy.cu' AND "
+                     "p.session_id=(SELECT max(session_id) FROM cuda_programs) ORDER BY start_ns LIMIT 1");
+    for (const auto& f : week->findings) {
+        if (f.kind != "cuda.recompiled_every_run") continue;
+        everyRun.insert(f.title);
+        EXPECT_GT(f.costNs.value_or(0), 0) << f.title;
+        if (f.title.find("saxpy.cu") != std::string::npos) {
+            EXPECT_EQ(f.costNs, secondRunFirst);
+        }
+    }
+    EXPECT_EQ(everyRun, (std::multiset<std::string>{"NVRTC program saxpy.cu compiled in 2 runs with one identity",
+                                                    "NVRTC program scale.cu compiled in 2 runs with one identity",
+                                                    "NVRTC program scale.cu compiled in 2 runs with one identity"}));
+
     // Every view lists them: the CLI's findings command prints the same kinds.
     ASSERT_EQ(run(cli + " findings " + dir.file("monday.cstrace") + " > " + dir.file("findings.out") + " 2>&1"), 0);
     auto printed = cs::test::readFile(dir.file("findings.out"));

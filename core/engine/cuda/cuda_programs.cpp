@@ -121,6 +121,9 @@ struct Columns {
     std::optional<std::int64_t> opt() { return trace::colOpt(st, next++); }
 };
 
+// A compile that can count as a repeat: it produced output, and its source digest was recorded.
+bool usable(const CudaProgram& p) { return p.succeeded() && !p.sourceDigest.empty(); }
+
 std::int64_t durOf(const CudaProgram& p) { return p.durNs.value_or(0); }
 
 }  // namespace
@@ -199,7 +202,7 @@ std::vector<Finding> cudaProgramFindings(const CudaProgramReport& report) {
     for (const IdentityGroup& g : report.groups) {
         std::vector<size_t> ok;
         for (size_t i : g.compiles)
-            if (programs[i].succeeded() && !programs[i].sourceDigest.empty()) ok.push_back(i);
+            if (usable(programs[i])) ok.push_back(i);
         if (ok.size() < 2) continue;
         const CudaProgram& first = programs[ok.front()];
         Finding f;
@@ -229,8 +232,7 @@ std::vector<Finding> cudaProgramFindings(const CudaProgramReport& report) {
     // The same identity compiled in several processes: nothing kept the result between runs.
     std::map<std::string, std::vector<const IdentityGroup*>> sessionsOf;
     for (const IdentityGroup& g : report.groups) {
-        bool anyOk = std::any_of(g.compiles.begin(), g.compiles.end(),
-                                 [&](size_t i) { return programs[i].succeeded() && !programs[i].sourceDigest.empty(); });
+        bool anyOk = std::any_of(g.compiles.begin(), g.compiles.end(), [&](size_t i) { return usable(programs[i]); });
         if (anyOk) sessionsOf[g.identity].push_back(&g);
     }
     for (const auto& [identity, groups] : sessionsOf) {
@@ -244,9 +246,9 @@ std::vector<Finding> cudaProgramFindings(const CudaProgramReport& report) {
                       identity + "); nothing kept the first run's output.";
         std::int64_t cost = 0;
         for (size_t k = 0; k < groups.size(); ++k) {
-            const CudaProgram& p = programs[groups[k]->compiles.front()];
-            if (k)
-                for (size_t i : groups[k]->compiles) cost += durOf(programs[i]);
+            const auto& list = groups[k]->compiles;
+            const CudaProgram& p = programs[*std::find_if(list.begin(), list.end(), [&](size_t i) { return usable(programs[i]); })];
+            if (k) cost += durOf(p);  // repeats inside a run are cuda.repeated_compile's cost, not counted twice
             addEvidence(f, "cuda_programs", p.id, "session " + std::to_string(p.sessionId) + (k ? ", compiled again" : ", first run"),
                         groups.size());
         }

@@ -14,7 +14,8 @@
 //   one identity compiled N > 1 times in one session (process) -> cuda.repeated_compile; cost = the
 //       N - 1 later compiles; fix: cache the PTX / CUBIN keyed by the identity
 //   one identity compiled in several sessions (every run of a job) -> cuda.recompiled_every_run;
-//       cost = every session's compiles after the first session; fix: a disk cache keyed by it
+//       cost = the first compile of each later session (its repeats are cuda.repeated_compile's);
+//       fix: a disk cache keyed by it
 //   an option holding a date, a time or a temporary path (what __DATE__ / __TIME__ / mkdtemp put
 //       there) -> cuda.options_defeat_caching: the identity changes every run, so no cache keyed by
 //       it can ever hit; cost = those compiles; fix: take the value out of the options
