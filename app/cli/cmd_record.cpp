@@ -63,7 +63,7 @@ std::string findCollectorLibrary() {
                          R_OK);
 }
 
-// --warp: the Python package compilescope (collectors/python) beside a build or an install tree.
+// --warp / --numba: the Python package compilescope (collectors/python) beside a build or an install tree.
 std::string findPythonPackage() {
     if (const char* e = std::getenv("COMPILESCOPE_PYTHON_PACKAGE"); e && *e) return e;
     const std::string dir = selfDir();
@@ -72,15 +72,16 @@ std::string findPythonPackage() {
     return "";
 }
 
-// --warp: a private directory holding the sitecustomize that installs compilescope.warp once the
-// job imports warp. Returns "" (and says why) when it cannot be made; the job then runs without it.
-std::string makeWarpInjection(CommandIo& io) {
-    std::string dir = (std::filesystem::temp_directory_path() / "compilescope-warp-XXXXXX").string();
+// --warp / --numba: a private directory holding the sitecustomize that installs compilescope.warp /
+// compilescope.numba once the job imports warp / numba. Returns "" (and says why) when it cannot be
+// made; the job then runs without it.
+std::string makePythonInjection(CommandIo& io, bool warp, bool numba) {
+    std::string dir = (std::filesystem::temp_directory_path() / "compilescope-python-XXXXXX").string();
     if (!::mkdtemp(dir.data())) {
-        io.err << "compilescope record: --warp: cannot create a temporary directory; recording without it\n";
+        io.err << "compilescope record: --warp / --numba: cannot create a temporary directory; recording without it\n";
         return "";
     }
-    std::ofstream(dir + "/sitecustomize.py") << engine::warp::warpSiteCustomize(engine::warp::WarpHook::InstallCollector);
+    std::ofstream(dir + "/sitecustomize.py") << engine::warp::collectorSiteCustomize(warp, numba);
     return dir;
 }
 
@@ -168,6 +169,7 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     std::string output;
     std::vector<std::string> cmd;
     bool warp = false;
+    bool numba = false;
     bool cuda = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -180,6 +182,8 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
             output = args[++i];
         } else if (a == "--warp") {
             warp = true;
+        } else if (a == "--numba") {
+            numba = true;
         } else if (a == "--") {
             cmd.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
             break;
@@ -202,14 +206,15 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     if (dir.empty()) why = "no private runtime directory for the recorder's socket";
     else rec = startRecorder(output, socketPath, command, why);
 
-    // --warp: the collector package and the sitecustomize that installs it go first on PYTHONPATH.
+    // --warp / --numba: the collector package and the sitecustomize that installs it (once the
+    // program imports warp / numba) go first on PYTHONPATH.
     std::string injectDir, pythonPath;
-    if (warp) {
+    if (warp || numba) {
         std::string package = findPythonPackage();
         if (package.empty())
-            io.err << "compilescope record: --warp: the compilescope Python package was not found (set "
+            io.err << "compilescope record: --warp / --numba: the compilescope Python package was not found (set "
                       "COMPILESCOPE_PYTHON_PACKAGE); recording without it\n";
-        else if (injectDir = makeWarpInjection(io); !injectDir.empty())
+        else if (injectDir = makePythonInjection(io, warp, numba); !injectDir.empty())
             pythonPath = injectDir + ":" + package;
     }
 
@@ -316,7 +321,7 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
 
 Command recordCommand() {
     return {"record", "run a command and record what its collectors report into a trace",
-            "Usage: compilescope record -o TRACE [--warp] [--cuda] [--] CMD [ARGS...]\n"
+            "Usage: compilescope record -o TRACE [--warp] [--numba] [--cuda] [--] CMD [ARGS...]\n"
             "       compilescope record --list\n\n"
             "Starts compilescope-recorder writing TRACE (an existing file is replaced), then runs CMD with\n"
             "COMPILESCOPE_SOCKET set so that every process of CMD that uses the collector (C API, Python\n"
@@ -326,6 +331,8 @@ Command recordCommand() {
             "--warp records NVIDIA Warp's module loads from Python jobs: the compilescope package and a\n"
             "sitecustomize that runs compilescope.warp.install() once the job imports warp go first on\n"
             "PYTHONPATH (a private temporary directory, removed afterwards).\n"
+            "--numba records Numba's compiles and disk-cache loads the same way (compilescope.numba.install()\n"
+            "once the job imports numba); the job needs no change.\n"
             "--list prints the recordings in progress for this user (pid, trace, command).\n"
             "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
             "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"

@@ -15,11 +15,15 @@ struct TraceLosses;
 namespace warp {
 struct ModuleReport;
 }
+namespace cuda {
+struct CudaProgramReport;
+}
 
 // Concatenates the findings of each analysis that exists (null: the trace has no facts of that
 // kind). Ordered by analysis, then as each analysis orders them (most costly first).
 // What the trace lost (trace_losses.h) comes first: every other figure is computed without it.
 std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
-                                     const InvalidationForest* invalidations, const TraceLosses* losses = nullptr);
+                                     const InvalidationForest* invalidations, const TraceLosses* losses = nullptr,
+                                     const cuda::CudaProgramReport* cudaPrograms = nullptr);
 
 }  // namespace cs::engine

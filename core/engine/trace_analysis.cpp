@@ -43,8 +43,13 @@ std::shared_ptr<const TraceAnalysis> analyseTrace(const trace::TraceReader& read
         if (a->invalidations->trees.empty()) a->facts.rawInvalidations = readRawInvalidationLists(reader);
     }
     control.check();
+    control.report(70, "CUDA programs");
+    if (reader.rowCount("cuda_programs") > 0 || reader.rowCount("cuda_jit") > 0)
+        a->cudaPrograms = std::make_shared<const cuda::CudaProgramReport>(cuda::loadCudaPrograms(reader));
+    control.check();
     control.report(80, "findings");
-    a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get(), &a->losses);
+    a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get(), &a->losses,
+                                  a->cudaPrograms.get());
     if (options.timelineBuckets > 0) {
         control.report(90, "timeline digest");
         a->digest = digestTimeline(reader, a->summary, options.timelineBuckets);

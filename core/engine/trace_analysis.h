@@ -4,7 +4,7 @@
 // own figures from the trace, and a user saw 23 s of compiling in one place and 2049 s in another.
 // Now the engine computes each result once, here: the sessions and their time bases, the compile
 // accounting (compile_summary.h, docs/accounting.md), the cache replay and its acceptance verdict,
-// the module identities, the invalidation forest, the findings of all of them, and the plain facts
+// the module identities, the invalidation forest, the CUDA program identities, the findings of all of them, and the plain facts
 // views list. Views only format what they are given.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "core/engine/cache/verdict.h"
 #include "core/engine/compile_index.h"
 #include "core/engine/compile_summary.h"
+#include "core/engine/cuda/cuda_programs.h"
 #include "core/engine/finding.h"
 #include "core/engine/julia/invalidation_trees.h"
 #include "core/engine/load_control.h"
@@ -49,6 +50,7 @@ struct TraceAnalysis {
     // Always built (probe counters give findings without loads); moduleLoads() says if there were loads.
     std::shared_ptr<const warp::ModuleReport> modules;
     std::shared_ptr<const InvalidationForest> invalidations;  // null: no invalidation items
+    std::shared_ptr<const cuda::CudaProgramReport> cudaPrograms;  // null: no NVRTC / nvJitLink / driver JIT
     std::vector<Finding> findings;
     TimelineDigest digest;  // only with AnalysisOptions::timelineBuckets
     CompileIndex compileIndex;  // only with AnalysisOptions::compileIndexRows

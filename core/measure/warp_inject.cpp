@@ -3,7 +3,8 @@
 namespace cs::engine::warp {
 
 namespace {
-// Chains to the previous sitecustomize and waits for `import warp`; `_on_warp(module)` is the hook.
+// Chains to the previous sitecustomize and waits for the imports named in _HOOKS (`import warp`,
+// `import numba`); each hook runs once, after its module finished importing.
 constexpr const char* kPreamble = R"PY(# written by compilescope; removed with its temporary directory
 import importlib.abc, importlib.machinery, importlib.util, json, os, sys
 
@@ -18,12 +19,18 @@ def _previous_sitecustomize():
         spec.loader.exec_module(module)
 
 
+# Top-level module name -> hook called with the module once it has finished importing.
+_HOOKS = {}
+
+
 class _WarpFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name != "warp":
+        hook = _HOOKS.pop(name, None)  # popped first: the find_spec below comes back here
+        if hook is None:
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec("warp")
+        if not _HOOKS:
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
         if spec is None or spec.loader is None:
             return spec
         run = spec.loader.exec_module
@@ -31,7 +38,7 @@ class _WarpFinder(importlib.abc.MetaPathFinder):
         def exec_module(module):
             run(module)
             try:
-                _on_warp(module)
+                hook(module)
             except Exception:
                 pass
 
@@ -108,6 +115,7 @@ def _write():
 if _RECORD:
     import atexit
     atexit.register(_write)
+_HOOKS["warp"] = _on_warp
 )PY";
 
 // record --warp: the in-process collector, installed once warp has finished importing.
@@ -116,6 +124,21 @@ constexpr const char* kCollectorHook = R"PY(
 def _on_warp(warp):
     import compilescope.warp
     compilescope.warp.install()
+
+
+_HOOKS["warp"] = _on_warp
+)PY";
+
+// record --numba: the in-process collector, installed once numba has finished importing (the
+// program imports numba as it always does; nothing is imported earlier).
+constexpr const char* kNumbaHook = R"PY(
+
+def _on_numba(numba):
+    import compilescope.numba
+    compilescope.numba.install()
+
+
+_HOOKS["numba"] = _on_numba
 )PY";
 
 constexpr const char* kEpilogue = R"PY(
@@ -130,6 +153,14 @@ sys.meta_path.insert(0, _WarpFinder())
 std::string warpSiteCustomize(WarpHook hook) {
     std::string s = kPreamble;
     s += hook == WarpHook::MeasureTimersAndLaunches ? kMeasureHook : kCollectorHook;
+    s += kEpilogue;
+    return s;
+}
+
+std::string collectorSiteCustomize(bool warp, bool numba) {
+    std::string s = kPreamble;
+    if (warp) s += kCollectorHook;
+    if (numba) s += kNumbaHook;
     s += kEpilogue;
     return s;
 }

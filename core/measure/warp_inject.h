@@ -7,7 +7,8 @@
 // until `warp` itself is imported (a meta-path finder that removes itself after the first hit), and
 // swallows its own failures so the program runs exactly as it would have. Two uses share it:
 // `measure` turns on Warp's verbose timers and records every launch's shape for compare's topology
-// check; `record --warp` installs the in-process collector (compilescope.warp).
+// check; `record --warp` installs the in-process collector (compilescope.warp), `record --numba` the Numba
+// one (compilescope.numba).
 #pragma once
 
 #include <string>
@@ -21,5 +22,9 @@ enum class WarpHook {
 
 // The source text of sitecustomize.py for `hook`.
 std::string warpSiteCustomize(WarpHook hook);
+
+// `record --warp` / `record --numba`: installs compilescope.warp and / or compilescope.numba once
+// the program itself imports warp / numba.
+std::string collectorSiteCustomize(bool warp, bool numba);
 
 }  // namespace cs::engine::warp

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 
 using cs::test::runCli;
 
@@ -19,6 +20,19 @@ std::string smallTrace(const cs::test::TempDir& dir) {
     w.endSession(sess, 4000, 0);
     w.finalize();
     return path;
+}
+
+// The number in info's "rows per fact family" table on the row labelled exactly `label`, or "".
+std::string familyRows(const std::string& out, const std::string& label) {
+    std::istringstream in(out.substr(out.find("rows per fact family")));
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(label, 0) != 0) continue;
+        auto rest = line.substr(label.size());
+        if (rest.empty() || rest[0] != ' ') continue;
+        auto pos = rest.find_first_not_of(' ');
+        return pos == std::string::npos ? "" : rest.substr(pos);
+    }
+    return "";
 }
 }  // namespace
 
@@ -59,8 +73,40 @@ TEST(Cli, InfoShowsSessionsSpanAndCounts) {
     EXPECT_NE(r.out.find("python train.py"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("complete, exit 0"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("time span: 3.00 us"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("steps          2"), std::string::npos) << r.out;
+    EXPECT_EQ(familyRows(r.out, "steps"), "2") << r.out;
     EXPECT_NE(r.out.find("nothing dropped"), std::string::npos) << r.out;
+}
+
+// A family counts its facts (lookups, spans); key components and span args are listed apart, not
+// added to them (issue 24: 256 lookups were shown as 1368 + 256 rows).
+TEST(Cli, InfoCountsLookupsApartFromKeyComponentsAndSpansApartFromArgs) {
+    cs::test::TempDir dir;
+    auto path = dir.file("f.cstrace");
+    {
+        cs::trace::TraceWriter w(path);
+        auto sess = w.addSession({.startNs = 0});
+        auto track = w.addTrack({.sessionId = sess, .name = w.intern("main")});
+        auto span = w.addSpan({.trackId = track, .startNs = 10, .durNs = 5, .category = CS_CAT_COMPILE, .name = w.intern("f")});
+        w.addSpanArg(span, w.intern("a"), std::int64_t{1});
+        w.addSpanArg(span, w.intern("b"), std::string_view("x"));
+        for (int i = 0; i < 2; ++i) {
+            auto l = w.addCacheLookup({.sessionId = sess, .tsNs = 10 + i, .cache = w.intern("c"),
+                                       .program = w.intern("p"), .verdict = CS_VERDICT_MISS});
+            for (int k = 0; k < 3; ++k)
+                w.addKeyComponent({.lookupId = l, .ordinal = k, .name = w.intern("k" + std::to_string(k)),
+                                   .value = w.intern(std::to_string(i))});
+        }
+        w.endSession(sess, 100, 0);
+        w.finalize();
+    }
+    auto r = runCli({"info", path});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(familyRows(r.out, "cache lookups"), "2") << r.out;
+    EXPECT_EQ(familyRows(r.out, "cache lookups: key_components"), "6") << r.out;
+    EXPECT_EQ(familyRows(r.out, "spans"), "1") << r.out;
+    EXPECT_EQ(familyRows(r.out, "spans: span_args"), "2") << r.out;
+    EXPECT_EQ(familyRows(r.out, "spans: flows"), "0") << r.out;
+    EXPECT_EQ(familyRows(r.out, "modules (module_loads)"), "0") << r.out;
 }
 
 TEST(Cli, InfoMarksUnfinishedSessions) {

@@ -3,6 +3,10 @@
 // NVRTC and nvJitLink run on the CPU. Used by the interposer end-to-end test and, with
 // `--time-trace PATH`, to make NVRTC write a real -fdevice-time-trace file for the TEF importer.
 //
+// `--identity STAMP` instead compiles what the program-identity findings look for (docs/cuda.md):
+// saxpy.cu 20 times with one set of options, scale.cu twice with options that differ, and stamp.cu
+// with -DBUILD_STAMP="STAMP" (a build date, as a build script would pass it), and links nothing.
+//
 // Output, one line per step, so a test can compare with what the trace recorded:
 //   compile <name> <result> <ptx-bytes> <options...>
 //   link <result> <cubin-bytes>
@@ -53,10 +57,22 @@ Compiled compile(const char* name, const char* source, const std::vector<std::st
 }
 }  // namespace
 
+int identityDemo(const std::string& stamp) {
+    const std::string arch = "--gpu-architecture=compute_90";
+    int failed = 0;
+    for (int i = 0; i < 20; ++i) failed += compile("saxpy.cu", kSaxpy, {arch}).result != NVRTC_SUCCESS;
+    failed += compile("scale.cu", kScale, {arch, "--use_fast_math"}).result != NVRTC_SUCCESS;
+    failed += compile("scale.cu", kScale, {arch, "-lineinfo"}).result != NVRTC_SUCCESS;
+    failed += compile("stamp.cu", kScale, {arch, "-DBUILD_STAMP=\"" + stamp + "\""}).result != NVRTC_SUCCESS;
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
     std::string timeTrace;
-    for (int i = 1; i + 1 < argc; ++i)
+    for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--time-trace") == 0) timeTrace = argv[i + 1];
+        if (std::strcmp(argv[i], "--identity") == 0) return identityDemo(argv[i + 1]);
+    }
 
     std::vector<std::string> first = {"--gpu-architecture=compute_90"};
     if (!timeTrace.empty()) first.push_back("--fdevice-time-trace=" + timeTrace);

@@ -9,7 +9,9 @@
 # compute cache) and checks the injection's event log for the handshake, module loads, JIT compile /
 # cache store (cold), JIT cache load (warm) and both kernel launches. When cmake and SQLite's headers
 # are there too, it also builds compilescope and checks the same facts in a trace written by
-# `compilescope record --cuda`. Output: one PASS / FAIL / SKIP line per check; exit status 1 on any FAIL.
+# `compilescope record --cuda`, and that `compilescope findings` reports the driver JIT at load
+# (cuda.jit_at_load) and, over two runs with the compute cache wiped between them, the cache that was
+# not kept (cuda.jit_cache_not_kept). Output: one PASS / FAIL / SKIP line per check; exit status 1 on any FAIL.
 #
 # Usage: tests/device/cupti_check.sh [--keep]     (CUDA_HOME defaults to /usr/local/cuda)
 set -u
@@ -96,6 +98,24 @@ if [ -n "$BUILD" ]; then
       && pass "trace: cuda_jit compile row" || fail "trace: no cuda_jit compile row"
     [ "$(q "SELECT count(*) FROM kernel_launches k JOIN strings s ON s.id=k.name_sid WHERE s.str LIKE '%saxpy%' AND k.grid_x=256 AND k.dur_ns>0")" -ge 1 ] 2>/dev/null \
       && pass "trace: saxpy kernel_launches row" || fail "trace: no saxpy kernel_launches row"
+    # The PTX-only probe makes the driver JIT at load: the engine names it and the -gencode fix.
+    "$CS" findings "$WORK/t.cstrace" > "$WORK/findings.out" 2>&1
+    grep -q '^\[warning\] cuda.jit_at_load: the driver JIT-compiled [1-9][0-9]* module.* at load on device 0' "$WORK/findings.out" \
+      && pass "findings: cuda.jit_at_load" || { cat "$WORK/findings.out"; fail "findings: no cuda.jit_at_load"; }
+    grep -q 'fix: Build SASS for the device: add its architecture to -gencode' "$WORK/findings.out" \
+      && pass "findings: jit_at_load names the -gencode fix" || fail "findings: jit_at_load without the -gencode fix"
+    # Two runs of the probe with the compute cache wiped between them (a cache that is not kept):
+    # the second run compiles the entry the first stored, which the engine reports.
+    rm -rf "$WORK/cache"
+    CUDA_CACHE_PATH="$WORK/cache" timeout 240 "$CS" record --cuda -o "$WORK/t2.cstrace" -- \
+      sh -c "'$WORK/probe' && rm -rf '$WORK/cache' && '$WORK/probe'" > "$WORK/rec2.out" 2> "$WORK/rec2.err" \
+      && pass "record --cuda of two runs exits 0" || { cat "$WORK/rec2.err"; fail "record --cuda of two runs"; }
+    "$CS" findings "$WORK/t2.cstrace" > "$WORK/findings2.out" 2>&1
+    [ "$(grep -c '^\[warning\] cuda.jit_at_load' "$WORK/findings2.out")" -ge 2 ] \
+      && pass "findings: one cuda.jit_at_load per run" || { cat "$WORK/findings2.out"; fail "findings: not one cuda.jit_at_load per run"; }
+    grep -q 'cuda.jit_cache_not_kept' "$WORK/findings2.out" \
+      && pass "findings: cuda.jit_cache_not_kept after the cache was wiped" \
+      || fail "findings: no cuda.jit_cache_not_kept (cache paths: $("$CS" sql "$WORK/t2.cstrace" "SELECT DISTINCT s.str FROM cuda_jit j JOIN strings s ON s.id=j.cache_path_sid" 2>/dev/null | tail -n +3 | tr '\n' ' '))"
   else
     fail "no $BUILD/app/compilescope"
   fi

@@ -46,6 +46,19 @@ inline std::vector<cs_str> internAll(const std::vector<std::string>& options) {
     return ids;
 }
 
+// The compiler's version as CUDA_VERSION encodes it (13.0 -> 13000), written once per process as the
+// counter <scope>/version: part of every program's identity (docs/cuda.md). `query` fills major and
+// minor and returns true on success.
+template <class Query>
+void recordVersionOnce(const char* scope, Query query) {
+    static const bool done = [&] {
+        int major = 0, minor = 0;
+        if (query(major, minor)) cs_counter(cs_intern(scope), cs_intern("version"), major * 1000 + minor * 10);
+        return true;
+    }();
+    (void)done;
+}
+
 inline std::vector<std::string> copyOptions(int count, const char* const* options) {
     std::vector<std::string> out;
     for (int i = 0; options && i < count; ++i) out.emplace_back(options[i] ? options[i] : "");

@@ -125,6 +125,14 @@ nvJitLinkResult addFile(AddFileFn real, nvJitLinkHandle h, nvJitLinkInputType t,
 nvJitLinkResult complete(CompleteFn real, const Getters& get, nvJitLinkHandle h) {
     if (!real) return NVJITLINK_ERROR_INTERNAL;
     if (!recording()) return real(h);
+    recordVersionOnce("nvjitlink", [](int& major, int& minor) {
+        auto fn = reinterpret_cast<nvJitLinkResult (*)(unsigned*, unsigned*)>(dlsym(RTLD_NEXT, "nvJitLinkVersion"));
+        unsigned ma = 0, mi = 0;
+        if (!fn || fn(&ma, &mi) != NVJITLINK_SUCCESS) return false;
+        major = static_cast<int>(ma);
+        minor = static_cast<int>(mi);
+        return true;
+    });
     std::int64_t start = cs_now_ns();
     nvJitLinkResult r = real(h);
     std::int64_t end = cs_now_ns();

@@ -86,6 +86,10 @@ CS_INTERPOSE nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions, 
     static auto real = realSymbol<decltype(&nvrtcCompileProgram)>("nvrtcCompileProgram");
     if (!real) return NVRTC_ERROR_INTERNAL_ERROR;
     if (!recording()) return real(prog, numOptions, options);
+    recordVersionOnce("nvrtc", [](int& major, int& minor) {
+        auto fn = reinterpret_cast<nvrtcResult (*)(int*, int*)>(dlsym(RTLD_NEXT, "nvrtcVersion"));
+        return fn && fn(&major, &minor) == NVRTC_SUCCESS;
+    });
     std::vector<std::string> opts = copyOptions(numOptions, options);
     std::int64_t start = cs_now_ns();
     nvrtcResult r = real(prog, numOptions, options);

@@ -10,12 +10,23 @@ entry both paths go through, and the dispatcher's own ``_cache_hits`` counter sa
 Each compile becomes one cache lookup in the trace (cache "numba.dispatcher", verdict miss):
   program  the function's qualified name (module.qualname)
   key      "dispatcher" (role function: two dispatchers of one qualname, such as closures Numba
-           makes per overload, are different functions), "arg types" (role type) and the target
-           options (role option), so the replay engine names the moving component of a recompile,
-           e.g. "arg types: (int64,) -> (float64,)"
-and one span (category compile). An overload loaded from the on-disk cache (``cache=True``) is a span
-of category cache-load with argument disk_cache=hit, and no lookup: that cache outlives the process,
-and a lookup would claim an in-process entry the replay cannot see.
+           makes per overload, are different functions), one component per argument, "type of
+           arg 0", "type of arg 1", ... (role type), and the target options (role option), so the replay engine
+           names the argument that moved in a recompile, e.g. "type of arg 0: int64 -> float64"
+and one span (category compile) on the calling thread's track. Numba compiles callees and
+``@overload`` implementations inside the caller's compile: those spans lie inside the caller's span
+(argument ``nested_in`` names the caller), and the engine counts the time once (the union of compile
+intervals, docs/accounting.md), never inner + outer.
+
+An overload loaded from the on-disk cache (``cache=True``) is a span of category cache-load with
+argument disk_cache=hit and a lookup in cache "numba.disk_cache" with verdict hit (key: program,
+arguments and options, no dispatcher: that cache outlives the process, and the replay counts a hit
+there on a key it never saw compiled as a load from an earlier run's store), so ``check`` judges a
+fully warm run too.
+
+A compile that raises (a TypingError for argument types the function cannot take) created no
+overload: it is a compile span with argument ``failed`` = the exception's class name, and no lookup,
+so retrying the same failing types is not mistaken for a cache that forgot an entry.
 
 Calls with an already compiled signature never reach `compile` and are not recorded: they cost
 nothing to compile. Recording never changes what Numba does: every error inside the hook is
@@ -24,11 +35,13 @@ swallowed and counted by the C library as a drop at most.
     import compilescope.numba
     compilescope.numba.install()   # or: compilescope record --numba -- python script.py
 """
+import threading
 import time
 
 import compilescope as _cs
 
 _installed = None  # (Dispatcher class, original compile)
+_stack = threading.local()  # .names: the compiles running on this thread, outermost first
 
 
 def _program_name(dispatcher):
@@ -38,21 +51,39 @@ def _program_name(dispatcher):
     return "%s.%s" % (getattr(fn, "__module__", "?"), getattr(fn, "__qualname__", getattr(fn, "__name__", "?")))
 
 
-def _key(dispatcher, sig):
-    key = [("dispatcher", _cs.ROLE_FUNCTION, None, "0x%x" % id(dispatcher)),
-           ("arg types", _cs.ROLE_TYPE, None, str(sig))]
+def _arg_types(sig):
+    """The argument types of a signature as strings, one per argument."""
+    try:
+        from numba.core import sigutils
+        args, _ = sigutils.normalize_signature(sig)
+        return [str(a) for a in args]
+    except Exception:
+        return [str(a) for a in sig] if isinstance(sig, tuple) else [str(sig)]
+
+
+def _key(dispatcher, sig, with_dispatcher=True):
+    key = [("dispatcher", _cs.ROLE_FUNCTION, None, "0x%x" % id(dispatcher))] if with_dispatcher else []
+    for i, t in enumerate(_arg_types(sig)):
+        key.append(("type of arg %d" % i, _cs.ROLE_TYPE, None, t))
     options = getattr(dispatcher, "targetoptions", None) or {}
     for name in sorted(options):
         key.append((name, _cs.ROLE_OPTION, None, repr(options[name])))
     return key
 
 
-def _record(dispatcher, sig, start_ns, dur_ns, hit):
+def _record(dispatcher, sig, start_ns, dur_ns, hit, failed=None, caller=None):
     program = _program_name(dispatcher)
     name = "%s%s" % (program, sig)
     _cs.span_complete(_cs.CAT_CACHE_LOAD if hit else _cs.CAT_COMPILE, name, start_ns, dur_ns)
+    if caller is not None:
+        _cs.span_arg("nested_in", caller)
+    if failed is not None:
+        _cs.span_arg("failed", failed)
+        return
     if hit:
         _cs.span_arg("disk_cache", "hit")
+        _cs.cache_lookup("numba.disk_cache", program, _cs.VERDICT_HIT, key=_key(dispatcher, sig, False),
+                         ts_ns=start_ns)
         return
     _cs.cache_lookup("numba.dispatcher", program, _cs.VERDICT_MISS, key=_key(dispatcher, sig),
                      handle="%s@%x" % (program, id(dispatcher)), compile_ns=dur_ns, ts_ns=start_ns)
@@ -88,15 +119,28 @@ def install():
             hits_before = sum(self._cache_hits.values())
         except Exception:  # a Numba without the counter: everything counts as a compile
             hits_before = None
+        names = getattr(_stack, "names", None)
+        if names is None:
+            names = _stack.names = []
+        caller = names[-1] if names else None
+        try:
+            names.append("%s%s" % (_program_name(self), sig))
+        except Exception:
+            names.append("?")
+        failed = None
         start = _cs.now_ns()
         t0 = time.perf_counter_ns()
         try:
             return original(self, sig)
+        except BaseException as e:
+            failed = type(e).__name__
+            raise
         finally:
             dur = time.perf_counter_ns() - t0
+            names.pop()
             try:
-                hit = hits_before is not None and sum(self._cache_hits.values()) > hits_before
-                _record(self, sig, start, dur, hit)
+                hit = failed is None and hits_before is not None and sum(self._cache_hits.values()) > hits_before
+                _record(self, sig, start, dur, hit, failed, caller)
             except Exception:
                 pass
 
