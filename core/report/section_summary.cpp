@@ -9,6 +9,7 @@
 
 #include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
+#include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -57,7 +58,7 @@ void collectSummary(const engine::TraceAnalysis& a, TraceReport& r) {
         s.moduleLoads = a.modules->loadCount;
         for (const auto& m : a.modules->modules) {
             s.modulesCompiled += m.compiled;
-            s.moduleNs += m.totalNs;
+            s.moduleNs = util::satAdd(s.moduleNs, m.totalNs);
         }
     }
     s.cudaPrograms = a.facts.cudaPrograms;
@@ -111,7 +112,7 @@ void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         h.open("div", {{"class", "trace-summary"}, {"data-trace", t.label}});
         traceHeading(h, traces, t);
         h.open("div", {{"class", "metrics"}});
-        std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? *s.endNs - *s.startNs : 0;
+        std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? util::satSub(*s.endNs, *s.startNs) : 0;
         std::string share = s.compileShare ? std::to_string(static_cast<int>(std::lround(*s.compileShare * 100))) +
                                                  " % of the clocked wall time"
                                            : "no wall clock";
