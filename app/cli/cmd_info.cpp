@@ -6,7 +6,9 @@
 
 #include "core/engine/trace_analysis.h"
 #include "core/trace/reader.h"
+#include "core/trace/trace_error.h"
 #include "core/util/json_writer.h"
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <cmath>
@@ -41,21 +43,34 @@ void printJson(std::ostream& out, const trace::TraceReader& reader, const engine
     j.key("lookups").value(a.facts.lookups).key("misses").value(a.facts.misses);
     j.key("stat_kinds").value(a.facts.statKinds);
     j.key("dropped_events").value(a.losses.droppedEvents).key("unread_input").value(a.losses.unreadInput);
+    j.key("trace_problems").beginArray();
+    for (const auto& p : a.facts.problems)
+        j.beginObject().key("kind").value(p.kind).key("table").value(p.table).key("column").value(p.column)
+            .key("count").value(p.count).key("first_rowid").value(p.firstRowId).endObject();
+    j.endArray();
     j.endObject();
     out << "\n";
 }
 
 int runInfo(const std::vector<std::string>& args, CommandIo& io) {
-    bool json = false;
+    bool json = false, check = false;
     std::string path;
     for (const auto& a : args) {
         if (a == "--json") json = true;
+        else if (a == "--check") check = true;
         else if (!a.empty() && a[0] == '-') return usageError(io, "info", "unknown option " + a);
         else if (path.empty()) path = a;
         else return usageError(io, "info", "expected exactly one TRACE argument");
     }
     if (path.empty()) return usageError(io, "info", "expected exactly one TRACE argument");
     auto reader = trace::TraceReader::open(path);
+    if (check) {
+        // On demand, not on every open: quick_check reads every page through the b-tree code, a few
+        // seconds at 10M events (docs/reliability.md); the page checksums on open are the cheap part.
+        std::string quick = reader->quickCheck();
+        if (quick != "ok")
+            throw trace::TraceError(trace::TraceErrorKind::Corrupt, reader->path(), "quick_check: " + quick);
+    }
     auto analysis = engine::analyseTrace(*reader);
     const engine::TraceAnalysis& a = *analysis;
     if (json) {
@@ -66,7 +81,11 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
     auto& out = io.out;
     // A loss comes first: every figure below is affected by it.
     if (a.losses.any()) out << "warning: " << a.losses.headline() << " (stats at the end; `compilescope findings` for remedies)\n";
+    if (!a.facts.problems.empty())
+        out << "warning: " << a.facts.problems.size()
+            << " kind(s) of trace problem (rows that break the trace format, left out of every figure; see the end)\n";
     out << "trace:   " << reader->path() << "\n";
+    out << "pages:   checksums " << reader->pageCheck() << (check ? "; quick_check ok" : "") << "\n";
     out << "format:  v" << reader->formatVersion() << ", written by " << reader->meta("creator") << "\n";
 
     TablePrinter sessions({"session", "runtime", "pid", "command / source", "time base", "start", "duration", "state"});
@@ -77,7 +96,7 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
         if (ses.exitStatus && *ses.exitStatus < 0) state += ", killed by signal " + std::to_string(-*ses.exitStatus);
         else if (ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
         std::string start = ses.firstNs ? "+" + util::formatDuration(*ses.firstNs) : "-";
-        std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(*ses.lastNs - *ses.firstNs) : "-";
+        std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(util::satSub(*ses.lastNs, *ses.firstNs)) : "-";
         sessions.addRow({std::to_string(ses.id), ses.runtime, ses.pid ? std::to_string(*ses.pid) : "-",
                          ses.command.empty() ? "-" : ses.command, engine::timeBaseName(ses.base), start, duration, state});
     }
@@ -117,18 +136,24 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
         out << "stats: " << a.facts.statKinds << " kinds of dropped or malformed input\n";
         stats.print(out, 100);
     }
+    if (!a.facts.problems.empty()) {
+        out << "trace problems:\n";
+        for (const auto& p : a.facts.problems) out << "  " << p.kind << ": " << p.describe() << "\n";
+    }
     return Exit::Ok;
 }
 }  // namespace
 
 Command infoCommand() {
     return {"info", "summarise a trace: sessions, time span, compile and cache-load time, verdict, stats",
-            "Usage: compilescope info TRACE [--json]\n\n"
+            "Usage: compilescope info TRACE [--json] [--check]\n\n"
             "Prints the trace's sessions with their time base (recorded clock, own clock, sequence only,\n"
             "untimed), the time span of the clocked work, compile time and cache-load time (defined in\n"
             "docs/accounting.md), the acceptance verdict, the number of findings, module identity counts,\n"
             "rows per fact family and the stats table (what was dropped or malformed on the way in; a\n"
-            "warning on the first line when anything was). --json writes the same figures for tools.\n"
+            "warning on the first line when anything was), and trace problems (rows that break the\n"
+            "format: dangling references, negative durations). --json writes the same figures for tools.\n"
+            "--check also runs SQLite's quick_check (page checksums are verified on every open).\n"
             "Exit status 2 when TRACE cannot be read; the message says why.\n",
             runInfo};
 }

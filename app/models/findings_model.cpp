@@ -1,6 +1,7 @@
 #include "findings_model.h"
 
 #include "text.h"
+#include "core/util/saturating.h"
 
 namespace cs::gui {
 
@@ -51,7 +52,7 @@ QString findingHtml(const engine::Finding& f) {
     }
     html += QStringLiteral("<p><b>Fix.</b> %1</p>").arg(qs(f.fix).toHtmlEscaped());
     if (f.startNs && f.endNs)
-        html += QStringLiteral("<p><i>Activate to show %1 on the timeline.</i></p>").arg(durationText(*f.endNs - *f.startNs));
+        html += QStringLiteral("<p><i>Activate to show %1 on the timeline.</i></p>").arg(durationText(cs::util::satSub(*f.endNs, *f.startNs)));
     return html;
 }
 

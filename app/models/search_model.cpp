@@ -1,6 +1,7 @@
 #include "search_model.h"
 
 #include "text.h"
+#include "core/util/saturating.h"
 
 namespace cs::gui {
 
@@ -11,9 +12,9 @@ SearchModel* makeSearchModel(QObject* parent) {
          {QStringLiteral("Category"), [](const SearchRow& r) { return QVariant(categoryName(r.item.category)); }},
          {QStringLiteral("Start (s)"),
           [](const SearchRow& r) { return QVariant(QString::number(static_cast<double>(r.item.startNs - r.originNs) / 1e9, 'f', 6)); },
-          [](const SearchRow& r) { return QVariant(qlonglong(r.item.startNs - r.originNs)); }, right},
-         {QStringLiteral("Duration"), [](const SearchRow& r) { return QVariant(durationText(r.item.endNs - r.item.startNs)); },
-          [](const SearchRow& r) { return QVariant(qlonglong(r.item.endNs - r.item.startNs)); }, right},
+          [](const SearchRow& r) { return QVariant(qlonglong(cs::util::satSub(r.item.startNs, r.originNs))); }, right},
+         {QStringLiteral("Duration"), [](const SearchRow& r) { return QVariant(durationText(cs::util::satSub(r.item.endNs, r.item.startNs))); },
+          [](const SearchRow& r) { return QVariant(qlonglong(cs::util::satSub(r.item.endNs, r.item.startNs))); }, right},
          {QStringLiteral("Lane"), [](const SearchRow& r) { return QVariant(r.lane); }},
          {QStringLiteral("Trace"), [](const SearchRow& r) { return QVariant(r.trace); }}},
         parent);

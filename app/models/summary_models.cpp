@@ -1,6 +1,7 @@
 #include "summary_models.h"
 
 #include "text.h"
+#include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -51,10 +52,10 @@ SessionModel* makeSessionModel(QObject* parent) {
          {QStringLiteral("Lifetime"),
           [](const S& s) {
               if (!s.firstNs || !s.lastNs) return QVariant(QStringLiteral("untimed"));
-              QString d = durationText(*s.lastNs - *s.firstNs);
+              QString d = durationText(cs::util::satSub(*s.lastNs, *s.firstNs));
               return QVariant(s.endNs ? d : d + QStringLiteral(" (unfinished)"));
           },
-          [](const S& s) { return QVariant(qlonglong(s.firstNs && s.lastNs ? *s.lastNs - *s.firstNs : -1)); },
+          [](const S& s) { return QVariant(qlonglong(s.firstNs && s.lastNs ? cs::util::satSub(*s.lastNs, *s.firstNs) : -1)); },
           Qt::AlignRight | Qt::AlignVCenter}},
         parent);
 }

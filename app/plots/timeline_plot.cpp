@@ -3,6 +3,7 @@
 #include "category_colors.h"
 #include "plot_canvas.h"
 #include "app/models/text.h"
+#include "core/util/saturating.h"
 
 #include <qcustomplot.h>
 
@@ -364,9 +365,9 @@ QString TimelinePlot::selectionText() const {
     if (it.count > 1)
         return QStringLiteral("%1 items folded (zoom in to see them)\nfrom %2 s to %3 s (%4)\n%5")
             .arg(it.count).arg(keyOf(s.source, it.startNs), 0, 'f', 6).arg(keyOf(s.source, it.endNs), 0, 'f', 6)
-            .arg(durationText(it.endNs - it.startNs), where);
+            .arg(durationText(cs::util::satSub(it.endNs, it.startNs)), where);
     return QStringLiteral("%1\n%2 · %3 at %4 s\n%5 #%6\n%7")
-        .arg(qs(d.str(it.name)), categoryName(it.category), durationText(it.endNs - it.startNs))
+        .arg(qs(d.str(it.name)), categoryName(it.category), durationText(cs::util::satSub(it.endNs, it.startNs)))
         .arg(keyOf(s.source, it.startNs), 0, 'f', 6)
         .arg(QString::fromLatin1(engine::laneSourceTable(lane.source))).arg(it.rowId).arg(where);
 }

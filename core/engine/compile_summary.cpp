@@ -51,12 +51,12 @@ public:
             m_end = std::max(m_end, end);
             return;
         }
-        if (m_open) m_total = util::satAdd(m_total, m_end - m_start);
+        if (m_open) m_total = util::satAdd(m_total, util::satSub(m_end, m_start));
         m_start = start;
         m_end = end;
         m_open = true;
     }
-    std::int64_t length() const { return util::satAdd(m_total, m_open ? m_end - m_start : 0); }
+    std::int64_t length() const { return util::satAdd(m_total, m_open ? util::satSub(m_end, m_start) : 0); }
 
 private:
     std::int64_t m_start = 0, m_end = 0, m_total = 0;

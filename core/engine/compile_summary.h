@@ -17,6 +17,7 @@
 #include "core/engine/load_control.h"
 #include "core/engine/session_time.h"
 #include "core/engine/timeline/span_scan.h"
+#include "core/util/saturating.h"
 
 #include <cstdint>
 #include <memory>
@@ -79,7 +80,7 @@ struct CompileSummary {
     std::optional<double> compileShare() const;
     // recompileNs / reportedCompileNs where the runtime reported recompilation.
     std::optional<double> recompileShare() const;
-    std::int64_t spanNs() const { return spanStartNs && spanEndNs ? *spanEndNs - *spanStartNs : 0; }
+    std::int64_t spanNs() const { return spanStartNs && spanEndNs ? util::satSub(*spanEndNs, *spanStartNs) : 0; }
     int sessionsOf(TimeBase base) const;
 };
 

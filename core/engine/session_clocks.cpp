@@ -1,6 +1,7 @@
 #include "core/engine/session_clocks.h"
 #include "core/engine/session_time.h"
 #include "core/trace/row.h"
+#include "core/util/saturating.h"
 
 #include <sqlite3.h>
 
@@ -54,7 +55,7 @@ SessionClocks sessionClocks(const trace::TraceReader& reader) {
     for (const auto& [id, s] : sessions) {
         if (shared(s.clock)) {
             auto it = sharedOrigin.find(s.clock);
-            out.offsets[id] = it == sharedOrigin.end() ? 0 : -it->second;
+            out.offsets[id] = it == sharedOrigin.end() ? 0 : util::satNeg(it->second);
         } else {
             out.offsets[id] = 0;  // already counts from its own start
             ++out.domains;

@@ -17,6 +17,8 @@ using trace::colText;
 
 namespace {
 constexpr size_t kMaxMetrics = 200;
+// Sums of durations below use total(), not sum(): SQLite's sum() stops the query with "integer
+// overflow" on stored extremes, while total() adds in floating point and the cast clamps to int64.
 
 // A family counts the rows of its first table (lookups, spans, module loads, ...); its other tables
 // (key components, span args, options, ...) are listed apart as "family: table", right after it, so
@@ -43,20 +45,21 @@ void readFamilies(const trace::TraceReader& reader, TraceFacts& f) {
 }
 
 void readPhases(const trace::TraceReader& reader, Phases& p) {
-    reader.query("SELECT count(*), coalesce(sum(CASE WHEN parent_id IS NULL THEN dur_ns END), 0) FROM phase_timings",
+    reader.query("SELECT count(*), CAST(max(min(total(CASE WHEN parent_id IS NULL THEN dur_ns END), 9.2e18), -9.2e18) AS INTEGER) FROM phase_timings",
                  [&](sqlite3_stmt* st) { p.timings = colInt(st, 0), p.totalNs = colInt(st, 1); });
-    reader.query("SELECT tool, coalesce(ph.str, ''), coalesce(a.str, ''), count(*), sum(dur_ns), max(dur_ns) "
+    reader.query("SELECT tool, coalesce(ph.str, ''), coalesce(a.str, ''), count(*), "
+                 "CAST(max(min(total(dur_ns), 9.2e18), -9.2e18) AS INTEGER), max(dur_ns) "
                  "FROM phase_timings t LEFT JOIN strings ph ON ph.id = t.phase_sid "
                  "LEFT JOIN strings a ON a.id = t.arch_sid GROUP BY tool, t.phase_sid, t.arch_sid "
-                 "ORDER BY sum(dur_ns) DESC, tool, ph.str LIMIT " + std::to_string(kMaxListedRows),
+                 "ORDER BY total(dur_ns) DESC, tool, ph.str LIMIT " + std::to_string(kMaxListedRows),
                  [&](sqlite3_stmt* st) {
                      p.rows.push_back({std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))),
                                        colText(st, 1), colText(st, 2), colInt(st, 3), colInt(st, 4), colInt(st, 5)});
                  });
     // Compiler phases that arrived as spans (clang / nvcc -ftime-trace, TEF imports): per name.
-    reader.query("SELECT coalesce(n.str, ''), count(*), sum(sp.dur_ns), max(sp.dur_ns) FROM spans sp "
+    reader.query("SELECT coalesce(n.str, ''), count(*), CAST(max(min(total(sp.dur_ns), 9.2e18), -9.2e18) AS INTEGER), max(sp.dur_ns) FROM spans sp "
                  "LEFT JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_PHASE) +
-                     " AND sp.dur_ns IS NOT NULL GROUP BY sp.name_sid ORDER BY sum(sp.dur_ns) DESC LIMIT " +
+                     " AND sp.dur_ns IS NOT NULL GROUP BY sp.name_sid ORDER BY total(sp.dur_ns) DESC LIMIT " +
                      std::to_string(kMaxListedRows),
                  [&](sqlite3_stmt* st) {
                      p.timings += colInt(st, 1);

@@ -7,6 +7,8 @@
 // keeping a copy of the SQL.
 #pragma once
 
+#include "core/trace/trace_problems.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -63,6 +65,9 @@ struct TraceFacts {
     std::int64_t lookups = 0, misses = 0;
     std::int64_t cudaPrograms = 0;
     std::vector<RawInvalidationList> rawInvalidations;  // only read when asked (no trees were built)
+    // What the trace breaks of its own format (dangling references, negative durations, a session
+    // ending before it starts): shown as trace problems, never as findings (trace_problems.h).
+    std::vector<trace::TraceProblem> problems;
 };
 
 TraceFacts readTraceFacts(const trace::TraceReader& reader);

@@ -3,6 +3,7 @@
 #include "core/ingest/trace_merge.h"
 
 #include "core/trace/reader.h"
+#include "core/util/utf8.h"
 
 #include <filesystem>
 #include <fstream>
@@ -24,7 +25,7 @@ std::string readHead(const std::string& path, size_t max) {
 namespace {
 std::string firstLineForMessage(const std::string& head) {
     std::string line = head.substr(0, head.find('\n'));
-    if (line.size() > 60) line = line.substr(0, 60) + "...";
+    if (line.size() > 60) line = std::string(util::utf8Prefix(line, 60)) + "...";
     for (char& c : line)
         if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f) c = '?';
     return line;

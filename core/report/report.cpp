@@ -8,6 +8,7 @@
 
 #include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
+#include "core/util/saturating.h"
 
 #include <filesystem>
 #include <fstream>
@@ -48,7 +49,7 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
         j.key("sessions").value(s.sessions).key("lookups").value(s.lookups).key("misses").value(s.misses);
         j.key("compile_ns").value(s.compileNs).key("cache_load_ns").value(s.cacheLoadNs);
         j.key("untimed_compiles").value(s.untimedCompiles);
-        j.key("time_span_ns").value(s.startNs && s.endNs ? *s.endNs - *s.startNs : 0);
+        j.key("time_span_ns").value(s.startNs && s.endNs ? util::satSub(*s.endNs, *s.startNs) : 0);
         j.key("module_names").value(t.modules.modules);
         j.key("dropped_events").value(t.analysis ? t.analysis->losses.droppedEvents : 0);
         j.key("module_loads").value(s.moduleLoads).key("modules_compiled").value(s.modulesCompiled);

@@ -9,6 +9,7 @@
 
 #include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
+#include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -58,7 +59,7 @@ void collectSummary(const engine::TraceAnalysis& a, TraceReport& r) {
         s.moduleLoads = a.modules->loadCount;
         for (const auto& m : a.modules->modules) {
             s.modulesCompiled += m.compiled;
-            s.moduleCompileNs += m.compiledNs;
+            s.moduleCompileNs = util::satAdd(s.moduleCompileNs, m.compiledNs);
         }
     }
     s.cudaPrograms = a.facts.cudaPrograms;
@@ -114,7 +115,7 @@ std::vector<Tile> chooseTiles(const TraceReport& t) {
     }
     if (s.cudaPrograms > 0) tiles.push_back({"NVRTC / nvJitLink", std::to_string(s.cudaPrograms), "programs"});
 
-    std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? *s.endNs - *s.startNs : 0;
+    std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? util::satSub(*s.endNs, *s.startNs) : 0;
     std::string share = s.compileShare ? percent(*s.compileShare) + " of the clocked wall time" : "no wall clock";
     if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
     tiles.push_back({"compile time", util::formatDuration(s.compileNs), share, s.compileNs == 0 && s.untimedCompiles == 0});

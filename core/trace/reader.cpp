@@ -1,5 +1,6 @@
 #include "core/trace/reader.h"
 
+#include "core/trace/page_seal.h"
 #include "core/trace/schema.h"
 #include "core/trace/sqlite_util.h"
 #include "core/trace/trace_error.h"
@@ -94,6 +95,11 @@ int checkHeader(const std::string& path) {
     return version;
 }
 
+std::string colTextOr(sqlite3_stmt* st, int i) {
+    const unsigned char* p = sqlite3_column_text(st, i);
+    return p ? reinterpret_cast<const char*>(p) : "";
+}
+
 bool isCorruption(int rc) { return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB; }
 
 void checkSchema(const std::string& path, sqlite3* db) {
@@ -167,10 +173,30 @@ int userQueryAuthorizer(void*, int action, const char* a, const char*, const cha
         return SQLITE_DENY;
     }
 }
+
+std::string checkPageSeal(const std::string& path) {
+    PageCheck c;
+    try {
+        c = checkPages(path);
+    } catch (const std::runtime_error& e) {
+        throw TraceError(TraceErrorKind::Unreadable, path, e.what());
+    }
+    if (c.state == PageCheck::State::Damaged)
+        throw TraceError(TraceErrorKind::Corrupt, path,
+                         "damaged: page " + std::to_string(c.page) + " of " + std::to_string(c.pages) +
+                             " does not match the checksum written with the trace (a flipped byte, a bad copy or "
+                             "disk); its figures cannot be trusted. Record or import it again");
+    return c.state == PageCheck::State::Ok      ? "ok (" + std::to_string(c.pages) + " pages)"
+           : c.state == PageCheck::State::Stale ? "not checked: modified by another SQLite program after it was written"
+                                                : "not checked: the trace has no page checksums (written before they "
+                                                  "existed, or still being recorded)";
+}
 }  // namespace
 
 std::unique_ptr<TraceReader> TraceReader::open(const std::string& path) {
     int version = checkHeader(path);
+    // Before SQLite parses anything: a damaged page is refused, not read as data.
+    std::string pageCheck = checkPageSeal(path);
     sqlite3* db = nullptr;
     std::string uri = "file:" + path + "?mode=ro";
     // Escape characters that URI parsing would interpret.
@@ -199,6 +225,7 @@ std::unique_ptr<TraceReader> TraceReader::open(const std::string& path) {
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, &ignored);
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
     checkSchema(path, db);
+    reader->m_pageCheck = std::move(pageCheck);
     return reader;
 }
 
@@ -231,10 +258,19 @@ std::int64_t TraceReader::rowCount(std::string_view table) const {
 }
 
 std::string TraceReader::meta(std::string_view key) const {
+    return oneText("SELECT value FROM meta WHERE key=?", [&](Statement& st) { st.bind(1, key); });
+}
+
+// Statement (not query()) for the two per-key lookups: prepared once per call, no std::function per row.
+std::string TraceReader::oneText(const char* sql, const std::function<void(Statement&)>& bind) const {
     std::string out;
-    Statement st(m_db, "SELECT value FROM meta WHERE key=?");
-    st.bind(1, key);
-    if (st.step()) out = st.columnText(0);
+    try {
+        Statement st(m_db, sql);
+        bind(st);
+        if (st.step()) out = st.columnText(0);
+    } catch (const std::runtime_error& e) {
+        failQuery(sql, e.what());  // names the file
+    }
     return out;
 }
 
@@ -243,10 +279,7 @@ const std::string& TraceReader::str(StringId id) const {
     if (id == 0) return empty;
     auto it = m_stringCache.find(id);
     if (it != m_stringCache.end()) return it->second;
-    std::string value;
-    Statement st(m_db, "SELECT str FROM strings WHERE id=?");
-    st.bind(1, id);
-    if (st.step()) value = st.columnText(0);
+    std::string value = oneText("SELECT str FROM strings WHERE id=?", [&](Statement& st) { st.bind(1, id); });
     return m_stringCache.emplace(id, std::move(value)).first->second;
 }
 
@@ -254,10 +287,16 @@ void TraceReader::restrictToUserQueries() {
     sqlite3_set_authorizer(m_db, userQueryAuthorizer, nullptr);
 }
 
-std::string TraceReader::integrityCheck() const {
+std::string TraceReader::quickCheck() const { return firstText("PRAGMA quick_check"); }
+
+std::string TraceReader::integrityCheck() const { return firstText("PRAGMA integrity_check"); }
+
+std::string TraceReader::firstText(const std::string& sql) const {
     std::string result = "?";
-    query("PRAGMA integrity_check", [&](sqlite3_stmt* st) {
-        if (result == "?") result = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    bool first = true;
+    query(sql, [&](sqlite3_stmt* st) {
+        if (first) result = colTextOr(st, 0);
+        first = false;
     });
     return result;
 }

@@ -23,6 +23,8 @@ struct sqlite3_stmt;
 
 namespace cs::trace {
 
+class Statement;
+
 class TraceReader {
 public:
     // Throws TraceError with a kind per problem (see trace_error.h).
@@ -48,14 +50,21 @@ public:
     void restrictToUserQueries();
     // PRAGMA integrity_check; returns "ok" or SQLite's first complaint.
     std::string integrityCheck() const;
+    // PRAGMA quick_check (the b-tree structure without the index cross-check); "ok" or the first complaint.
+    std::string quickCheck() const;
+    // What the check of the page checksums on open found: "ok", "not sealed", "modified after sealing".
+    const std::string& pageCheck() const { return m_pageCheck; }
 
 private:
     TraceReader(std::string path, sqlite3* db, int version);
+    std::string firstText(const std::string& sql) const;  // first column of the first row
+    std::string oneText(const char* sql, const std::function<void(Statement&)>& bind) const;
     [[noreturn]] void failQuery(const std::string& sql, const std::string& msg) const;
 
     std::string m_path;
     sqlite3* m_db;
     int m_version;
+    std::string m_pageCheck;
     mutable std::unordered_map<StringId, std::string> m_stringCache;
 };
 

@@ -1,5 +1,7 @@
 #include "core/trace/writer.h"
 
+#include "core/trace/page_seal.h"
+
 #include "core/trace/batch_inserter.h"
 #include "core/trace/row_batch.h"
 #include "core/trace/schema.h"
@@ -100,6 +102,10 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
     try {
         // Before anything writes page 1. Larger pages: fewer page splits and cell headers per row.
         execSql(raw, "PRAGMA page_size=16384");
+        // Room for each page's checksum (page_seal.h), written at finalize. Only possible while the
+        // database is empty.
+        int reserve = kReservedBytes;
+        sqlite3_file_control(raw, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve);
         execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
         execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));
         if (m_options.bulkImport) {
@@ -499,6 +505,12 @@ void TraceWriter::finalize() {
     }
     m_finalized = true;
     m_db.reset();
+    // The file is closed and complete: checksum every page, so a reader can tell damage from data.
+    try {
+        sealPages(m_path);
+    } catch (const std::runtime_error& e) {
+        throw TraceError(TraceErrorKind::Write, m_path, std::string("cannot finalize: ") + e.what());
+    }
 }
 
 }  // namespace cs::trace

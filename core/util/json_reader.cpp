@@ -7,6 +7,13 @@
 
 namespace cs::util {
 
+JsonValue::JsonValue() = default;
+JsonValue::JsonValue(const JsonValue&) = default;
+JsonValue::JsonValue(JsonValue&&) noexcept = default;
+JsonValue& JsonValue::operator=(const JsonValue&) = default;
+JsonValue& JsonValue::operator=(JsonValue&&) noexcept = default;
+JsonValue::~JsonValue() = default;
+
 JsonPullReader::JsonPullReader(std::istream& in, size_t maxDepth, size_t maxString)
     : m_in(in), m_maxDepth(maxDepth), m_maxString(maxString), m_buf(1 << 16) {}
 

@@ -69,6 +69,15 @@ public:
     std::vector<JsonValue> items;  // Array
     std::vector<std::pair<std::string, JsonValue>> members;  // Object, in document order
 
+    // Out of line: clang 14 with libstdc++ 12 instantiates the vector of pairs' destructor while
+    // JsonValue is still incomplete when these are implicit (the fuzz build uses clang).
+    JsonValue();
+    JsonValue(const JsonValue&);
+    JsonValue(JsonValue&&) noexcept;
+    JsonValue& operator=(const JsonValue&);
+    JsonValue& operator=(JsonValue&&) noexcept;
+    ~JsonValue();
+
     const JsonValue* get(std::string_view key) const;  // Object member or nullptr
     bool isNull() const { return type == Type::Null; }
     bool isNumber() const { return type == Type::Number; }

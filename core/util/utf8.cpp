@@ -15,4 +15,16 @@ size_t utf8SequenceLength(std::string_view s, size_t i) {
     return n;
 }
 
+std::string_view utf8Prefix(std::string_view s, size_t maxBytes) {
+    if (s.size() <= maxBytes) return s;
+    size_t i = 0;
+    while (i < s.size()) {
+        size_t n = utf8SequenceLength(s, i);
+        if (n == 0) n = 1;
+        if (i + n > maxBytes) break;
+        i += n;
+    }
+    return s.substr(0, i);
+}
+
 }  // namespace cs::util

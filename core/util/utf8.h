@@ -10,4 +10,8 @@ namespace cs::util {
 // valid UTF-8 (truncated, overlong, surrogate, beyond U+10FFFF).
 size_t utf8SequenceLength(std::string_view s, size_t i);
 
+// The first `maxBytes` bytes of `s`, shortened to end on a character boundary, so text output never
+// splits a UTF-8 character (a hash, a line quoted in a message). Invalid bytes count as one character.
+std::string_view utf8Prefix(std::string_view s, size_t maxBytes);
+
 }  // namespace cs::util

@@ -118,7 +118,8 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
 
     // The guide's count per process, summed; judged only when every process used one handle.
     std::vector<ExpectedPrograms> perSession;
-    for (const auto& [session, used] : handles) {
+    for (const auto& [sessionId, used] : handles) {
+        const auto session = sessionId;  // a plain variable: clang 14 cannot capture a structured binding
         auto n = [&](auto& m) { return static_cast<std::int64_t>(m[session].size()); };
         std::int64_t raggedHere = 0;
         for (const auto& [s, p] : ragged) raggedHere += s == session;

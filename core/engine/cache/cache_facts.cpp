@@ -44,7 +44,9 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
     std::unordered_map<std::int64_t, size_t> byId;
     reader.query(
         "SELECT id, session_id, ts_ns, coalesce(cache_sid, 0), program_sid, coalesce(handle_sid, 0), verdict, "
-        "compile_ns, coalesce(fingerprint_sid, 0), step FROM cache_lookups ORDER BY session_id, ts_ns, id",
+        "compile_ns, coalesce(fingerprint_sid, 0), step FROM cache_lookups "
+        // A lookup of a session the trace does not hold is a trace problem (trace_problems.h), not a fact.
+        "WHERE session_id IN (SELECT id FROM sessions) ORDER BY session_id, ts_ns, id",
         [&](sqlite3_stmt* st) {
             Lookup l;
             l.id = trace::colInt(st, 0);
@@ -57,7 +59,7 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
             // A code this format does not define says nothing about the runtime's verdict.
             l.verdict = verdict == CS_VERDICT_HIT || verdict == CS_VERDICT_MISS ? static_cast<int>(verdict)
                                                                                  : CS_VERDICT_UNKNOWN;
-            l.compileNs = trace::colOpt(st, 7);
+            l.compileNs = trace::colDuration(st, 7);
             l.fingerprint = trace::colInt(st, 8);
             l.step = trace::colOpt(st, 9);
             byId[l.id] = facts.lookups.size();

@@ -6,6 +6,7 @@
 #include "core/engine/cache/cache_analysis.h"
 
 #include "core/util/units.h"
+#include "core/util/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -31,7 +32,7 @@ void setRange(Finding& f, const CacheFacts& facts, const std::vector<size_t>& lo
     std::int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (auto i : lookups) {
         lo = std::min(lo, facts.lookups[i].tsNs);
-        hi = std::max(hi, facts.lookups[i].tsNs + facts.lookups[i].compileNs.value_or(0));
+        hi = std::max(hi, util::satAdd(facts.lookups[i].tsNs, facts.lookups[i].compileNs.value_or(0)));
     }
     f.startNs = lo;
     f.endNs = hi;
@@ -74,7 +75,7 @@ void lateMissFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
         for (const auto* m : misses) {
             rows.push_back(m->lookup);
             if (std::find(steps.begin(), steps.end(), m->step) == steps.end()) steps.push_back(m->step);
-            *f.costNs += facts.lookups[m->lookup].compileNs.value_or(0);
+            *f.costNs = util::satAdd(*f.costNs, facts.lookups[m->lookup].compileNs.value_or(0));
             const auto* e = explained[m->lookup];
             f.evidence.push_back(lookupEvidence(facts, m->lookup, "step " + std::to_string(m->step) + ": " + m->reason));
             if (!e) continue;
@@ -124,7 +125,7 @@ void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
         std::vector<size_t> rows;
         for (const auto& e : a.replay.entries) {
             if (!e.replaces) continue;
-            *f.costNs += facts.lookups[e.createdBy].compileNs.value_or(0);
+            *f.costNs = util::satAdd(*f.costNs, facts.lookups[e.createdBy].compileNs.value_or(0));
             rows.push_back(e.createdBy);
             f.evidence.push_back(lookupEvidence(facts, e.createdBy, "recompiled after its entry was poisoned"));
         }
@@ -144,7 +145,7 @@ void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
         for (const auto& m : a.attribution.misses) {
             if (m.cause == MissCause::FirstCompile) continue;
             rows.push_back(m.lookup);
-            *f.costNs += facts.lookups[m.lookup].compileNs.value_or(0);
+            *f.costNs = util::satAdd(*f.costNs, facts.lookups[m.lookup].compileNs.value_or(0));
             f.evidence.push_back(lookupEvidence(facts, m.lookup, "compiled again: " + m.reason));
         }
         f.fix = "Make each program compile once: see the reason beside each repeated compile.";

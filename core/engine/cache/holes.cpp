@@ -1,4 +1,5 @@
 #include "core/engine/cache/holes.h"
+#include "core/util/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -53,7 +54,7 @@ Holes findHoles(const CacheFacts& facts, const ReplayResult& replay) {
                 if (std::none_of(h.changes.begin(), h.changes.end(),
                                  [&](const ComponentChange& x) { return x.name == c.name; }))
                     h.changes.push_back(std::move(c));
-            h.wastedNs += l.compileNs.value_or(0);
+            h.wastedNs = util::satAdd(h.wastedNs, l.compileNs.value_or(0));
         }
         h.misses.push_back(i);
     }

@@ -1,6 +1,7 @@
 #include "core/engine/cache/rank_divergence.h"
 
 #include "core/engine/cache/miss_attribution.h"
+#include "core/util/saturating.h"
 
 #include <map>
 #include <set>
@@ -75,7 +76,7 @@ std::vector<Finding> rankDivergenceFindings(const RankDivergence& d) {
                       "wait for it at the next collective.";
         f.costNs = 0;
         for (const auto& c : p.compiles) {
-            *f.costNs += c.compileNs;
+            *f.costNs = util::satAdd(*f.costNs, c.compileNs);
             f.evidence.push_back({"cache_lookups", c.lookupId, "in " + c.rank});
         }
         f.fix = "Give every rank the same batch shapes and GraphConst values (pad or drop the ragged shard tail).";

@@ -1,4 +1,5 @@
 #include "core/engine/cache/whatif.h"
+#include "core/util/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -20,7 +21,7 @@ WhatIfResult whatIf(const CacheFacts& facts, const ReplayResult& baseline, const
         }
         if (l.compileNs) {
             auto& [sum, n] = compileTime[l.program];
-            sum += *l.compileNs;
+            sum = util::satAdd(sum, *l.compileNs);
             ++n;
         }
     }
@@ -42,7 +43,7 @@ WhatIfResult whatIf(const CacheFacts& facts, const ReplayResult& baseline, const
             const auto& creator = facts.lookups[changed.entries[static_cast<size_t>(o.entry)].createdBy];
             f.unsafe = l.fingerprint && creator.fingerprint && l.fingerprint != creator.fingerprint;
             if (f.unsafe) ++r.unsafeHits;
-            r.nsSaved += f.costNs;
+            r.nsSaved = util::satAdd(r.nsSaved, f.costNs);
         } else {
             auto it = compileTime.find(l.program);
             f.costNs = it == compileTime.end() ? 0 : it->second.first / it->second.second;

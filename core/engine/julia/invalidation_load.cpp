@@ -6,6 +6,7 @@
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
+#include "core/util/saturating.h"
 
 #include <sqlite3.h>
 
@@ -91,7 +92,7 @@ void joinRecompileCosts(InvalidationForest& forest, const std::vector<RecompileT
             it->initNs = std::max(it->initNs, t.ns);
         } else {
             if (!it->statementSpan) it->statementSpan = t.spanId;
-            it->statementsNs += t.ns;
+            it->statementsNs = util::satAdd(it->statementsNs, t.ns);
         }
     }
     forest.costJoined = !timings.empty();

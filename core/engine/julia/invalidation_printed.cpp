@@ -2,6 +2,7 @@
 
 #include "core/formats/julia_signature.h"
 #include "core/formats/snoopcompile_lines.h"
+#include "core/util/utf8.h"
 
 #include <charconv>
 #include <cstdio>
@@ -34,7 +35,7 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
     std::int64_t unreadable = 0, elided = 0;
     std::string firstUnreadable;
     auto bad = [&](std::string_view line) {
-        if (!unreadable++) firstUnreadable = std::string(trimmed(line)).substr(0, 120);
+        if (!unreadable++) firstUnreadable = std::string(util::utf8Prefix(trimmed(line), 120));
     };
     auto addEntry = [&](std::string_view body) {
         body = trimmed(body);  // indices are right-aligned: " 1:" .. "12:"

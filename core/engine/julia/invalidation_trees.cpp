@@ -1,6 +1,7 @@
 #include "core/engine/julia/invalidation_trees.h"
 
 #include "core/formats/julia_signature.h"
+#include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -566,7 +567,7 @@ void finishForest(InvalidationForest& f) {
         auto& n = f.nodes[static_cast<size_t>(order[k])];
         for (auto c : n.children) {
             n.descendants += 1 + f.nodes[static_cast<size_t>(c)].descendants;
-            n.subtreeRecompileNs += f.nodes[static_cast<size_t>(c)].subtreeRecompileNs;
+            n.subtreeRecompileNs = util::satAdd(n.subtreeRecompileNs, f.nodes[static_cast<size_t>(c)].subtreeRecompileNs);
         }
     }
     auto byCount = [&](std::int32_t a, std::int32_t b) {
@@ -596,7 +597,7 @@ void finishForest(InvalidationForest& f) {
                 const auto& n = f.nodes[static_cast<size_t>(v)];
                 if (!n.isDummy() && seen.insert(n.mi.data()).second) {
                     t.invalidatedInstances += 1 + n.hiddenChildren;
-                    t.recompileNs += n.recompileNs;
+                    t.recompileNs = util::satAdd(t.recompileNs, n.recompileNs);
                     if (n.recompileNs > 0) ++t.recompiledInstances;
                 } else if (n.hiddenChildren) {
                     t.invalidatedInstances += n.hiddenChildren;

@@ -2,6 +2,7 @@
 
 #include "core/trace/reader.h"
 #include "core/trace/sqlite_util.h"
+#include "core/util/saturating.h"
 
 #include <sqlite3.h>
 
@@ -16,7 +17,7 @@ namespace cs::engine {
 
 namespace {
 
-std::int64_t endOf(const ScannedSpan& s) { return s.ended ? s.startNs + std::max<std::int64_t>(s.durNs, 0) : s.startNs; }
+std::int64_t endOf(const ScannedSpan& s) { return s.ended ? util::satAdd(s.startNs, std::max<std::int64_t>(s.durNs, 0)) : s.startNs; }
 
 // Rows of a track come nearly sorted: a runtime records a span when it ends, so a parent follows
 // its children by as many rows as it has descendants. Each span is settled as it is pushed, while

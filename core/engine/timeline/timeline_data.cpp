@@ -4,6 +4,7 @@
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
+#include "core/util/saturating.h"
 
 #include <sqlite3.h>
 
@@ -96,8 +97,8 @@ public:
             const std::int64_t sessionEnd = endOfSession[t], off = offsetOf[t];
             m_out.lanes[t].spans.buildSorted([&](const auto& f) {
                 spans.forEach([&](const ScannedSpan& sp) {
-                    std::int64_t end = sp.ended ? sp.startNs + sp.durNs : std::max(sp.startNs, sessionEnd);
-                    f(sp.startNs + off, end + off, sp.name,
+                    std::int64_t end = sp.ended ? util::satAdd(sp.startNs, sp.durNs) : std::max(sp.startNs, sessionEnd);
+                    f(util::satAdd(sp.startNs, off), util::satAdd(end, off), sp.name,
                       static_cast<std::uint8_t>(std::clamp<std::int16_t>(sp.category, 0, 255)), sp.id);
                 });
             });
@@ -106,36 +107,36 @@ public:
         each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM module_loads WHERE start_ns IS NOT NULL",
              [&](sqlite3_stmt* st) {
                  addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::ModuleLoads, "module loads"), trace::colInt(st, 2),
-                         trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), CS_CAT_MODULE_LOAD, trace::colInt(st, 0));
+                         util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_MODULE_LOAD, trace::colInt(st, 0));
              });
         each("SELECT id, session_id, start_ns, dur_ns, name_sid, api FROM cuda_programs", [&](sqlite3_stmt* st) {
             int cat = trace::colInt(st, 5) == CS_CUDA_NVJITLINK ? CS_CAT_LINK : CS_CAT_COMPILE;
             addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaPrograms, "NVRTC / nvJitLink"), trace::colInt(st, 2),
-                    trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), cat, trace::colInt(st, 0));
+                    util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), cat, trace::colInt(st, 0));
         });
         each("SELECT id, session_id, start_ns, dur_ns, operation FROM cuda_jit WHERE start_ns IS NOT NULL",
              [&](sqlite3_stmt* st) {
                  int cat = trace::colInt(st, 4) == CS_JIT_OP_COMPILE ? CS_CAT_COMPILE : CS_CAT_CACHE_LOAD;
                  addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaJit, "driver JIT"), trace::colInt(st, 2),
-                         trace::colInt(st, 2) + trace::colInt(st, 3), 0, cat, trace::colInt(st, 0));
+                         util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), 0, cat, trace::colInt(st, 0));
              });
         m_control.report(88, "kernel launches");
         each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM kernel_launches", [&](sqlite3_stmt* st) {
             addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::KernelLaunches, "kernel launches"), trace::colInt(st, 2),
-                    trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), CS_CAT_LAUNCH, trace::colInt(st, 0));
+                    util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_LAUNCH, trace::colInt(st, 0));
         });
         each("SELECT id, session_id, start_ns, dur_ns, phase_sid FROM phase_timings WHERE start_ns IS NOT NULL",
              [&](sqlite3_stmt* st) {
                  addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::PhaseTimings, "compiler phases"), trace::colInt(st, 2),
-                         trace::colInt(st, 2) + trace::colInt(st, 3), trace::colInt(st, 4), CS_CAT_PHASE, trace::colInt(st, 0));
+                         util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_PHASE, trace::colInt(st, 0));
              });
         m_control.report(91, "cache lookups");
         each("SELECT id, session_id, ts_ns, program_sid, verdict FROM cache_lookups", [&](sqlite3_stmt* st) {
-            marks(trace::colInt(st, 1)).lookups.add(trace::colInt(st, 2) + m_out.clocks.offsetOf(trace::colInt(st, 1)), static_cast<std::uint32_t>(trace::colInt(st, 3)),
+            marks(trace::colInt(st, 1)).lookups.add(util::satAdd(trace::colInt(st, 2), m_out.clocks.offsetOf(trace::colInt(st, 1))), static_cast<std::uint32_t>(trace::colInt(st, 3)),
                                           trace::colInt(st, 4) == CS_VERDICT_MISS, trace::colInt(st, 0));
         });
         each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
-            marks(trace::colInt(st, 1)).steps.add(trace::colInt(st, 2) + m_out.clocks.offsetOf(trace::colInt(st, 1)),
+            marks(trace::colInt(st, 1)).steps.add(util::satAdd(trace::colInt(st, 2), m_out.clocks.offsetOf(trace::colInt(st, 1))),
                                         static_cast<std::uint32_t>(std::max<std::int64_t>(0, trace::colInt(st, 3))), false,
                                         trace::colInt(st, 0));
         });

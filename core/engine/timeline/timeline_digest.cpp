@@ -51,10 +51,10 @@ public:
         ++l.bucketEvents[static_cast<size_t>(first)];
         int last = bucketOf(end);
         for (int b = first; b <= last; ++b) {
-            auto lo = m_t.startNs + static_cast<std::int64_t>(b * width);
-            auto hi = m_t.startNs + static_cast<std::int64_t>((b + 1) * width);
-            auto overlap = std::min(hi, end) - std::max(lo, start);
-            if (overlap > 0) l.bucketBusyNs[static_cast<size_t>(b)] += overlap;
+            auto lo = util::satAdd(m_t.startNs, util::clampToInt64(b * width));
+            auto hi = util::satAdd(m_t.startNs, util::clampToInt64((b + 1) * width));
+            auto overlap = util::satSub(std::min(hi, end), std::max(lo, start));
+            if (overlap > 0) l.bucketBusyNs[static_cast<size_t>(b)] = util::satAdd(l.bucketBusyNs[static_cast<size_t>(b)], overlap);
         }
     }
     double bucketWidth() const {
@@ -99,7 +99,7 @@ TimelineDigest digestTimeline(const trace::TraceReader& reader, const CompileSum
             t.notDrawn.push_back(s.label);
     if (!summary.spanStartNs || !summary.spanEndNs) return t;
     t.startNs = *summary.spanStartNs;
-    t.endNs = std::max(*summary.spanEndNs, t.startNs + 1);
+    t.endNs = std::max(*summary.spanEndNs, util::satAdd(t.startNs, 1));
 
     LaneSet lanes(t, summary);
     reader.query("SELECT t.session_id, sp.category, sp.start_ns, coalesce(sp.dur_ns, 0) FROM spans sp "

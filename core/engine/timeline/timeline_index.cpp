@@ -1,4 +1,5 @@
 #include "core/engine/timeline/timeline_index.h"
+#include "core/util/saturating.h"
 
 #include <algorithm>
 
@@ -9,7 +10,7 @@ namespace {
 std::int64_t nextBucketEdge(std::int64_t t, std::int64_t bucket) {
     std::int64_t q = t / bucket;
     if (t % bucket != 0 && t < 0) --q;
-    return (q + 1) * bucket;
+    return util::satMul(util::satAdd(q, 1), bucket);
 }
 
 // First index k >= from with v[k] >= edge, for sorted v. The next bucket edge is usually a few
@@ -78,7 +79,7 @@ void TimelineIndex::query(std::int64_t t0, std::int64_t t1, std::int64_t bucketN
 void TimelineIndex::queryRow(const Row& r, std::uint16_t depth, std::int64_t t0, std::int64_t t1,
                              std::int64_t bucket, std::vector<TimelineItem>& out) const {
     const std::size_t n = r.start.size();
-    auto wide = [&](std::size_t k) { return r.end[k] - r.start[k] >= bucket; };
+    auto wide = [&](std::size_t k) { return util::satSub(r.end[k], r.start[k]) >= bucket; };
     auto item = [&](std::size_t k, std::int64_t endNs, std::size_t count) {
         out.push_back({r.start[k], endNs, r.rowId[k], r.name[k], static_cast<std::uint32_t>(count), depth, r.category[k]});
     };
@@ -104,7 +105,7 @@ void TimelineIndex::queryRow(const Row& r, std::uint16_t depth, std::int64_t t0,
                 last = k - 1;
             }
             // Continue through the next bucket if it starts with another narrow span.
-            if (k < n && r.start[k] < t1 && r.start[k] < edge + bucket && !wide(k)) {
+            if (k < n && r.start[k] < t1 && r.start[k] < util::satAdd(edge, bucket) && !wide(k)) {
                 last = k;
                 continue;
             }

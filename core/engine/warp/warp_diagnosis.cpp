@@ -2,6 +2,7 @@
 
 #include "core/formats/warp_log_lines.h"
 #include "core/trace/reader.h"
+#include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -55,7 +56,7 @@ void setRange(Finding& f, const ModuleSummary& m) {
     for (const auto& e : f.evidence) {
         const ModuleLoad* l = loadById(m, e.rowId);
         if (!l || !l->startNs) continue;
-        std::int64_t end = *l->startNs + l->durNs.value_or(0);
+        std::int64_t end = util::satAdd(*l->startNs, l->durNs.value_or(0));
         if (!f.startNs || *l->startNs < *f.startNs) f.startNs = *l->startNs;
         if (!f.endNs || end > *f.endNs) f.endNs = end;
     }
@@ -147,7 +148,7 @@ void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
             f.fix = text.fix;
             f.costNs = 0;
         }
-        *f.costNs += from.compiledNs;
+        *f.costNs = util::satAdd(*f.costNs, from.compiledNs);
         std::string changes;
         for (const auto& c : d.changes) changes += (changes.empty() ? "" : ", ") + changeText(c);
         if (f.evidence.empty() && !from.loadIds.empty()) f.evidence.push_back(loadEvidence(m, from.loadIds.front(), "first identity"));
@@ -190,7 +191,7 @@ void blockDimFindings(const ModuleSummary& m, std::vector<Finding>& out) {
         std::int64_t first = *ids.front()->blockDim;
         f.costNs = 0;
         for (auto* id : ids) {
-            if (*id->blockDim != first) *f.costNs += id->compiledNs;
+            if (*id->blockDim != first) *f.costNs = util::satAdd(*f.costNs, id->compiledNs);
             f.evidence.push_back(loadEvidence(m, id->loadIds.front(), "block_dim " + std::to_string(*id->blockDim)));
         }
         setRange(f, m);
@@ -227,12 +228,12 @@ void reuseFindings(const ModuleReport& r, std::vector<Finding>& out) {
                 if (l->result == CS_MODULE_COMPILED) {
                     ++compiledSoFar;
                     if (warm || compiledSoFar > 1) {
-                        *cache.costNs += ns;
+                        *cache.costNs = util::satAdd(*cache.costNs, ns);
                         cache.evidence.push_back(loadEvidence(
                             m, loadId, warm ? "compiled again in a later run" : "compiled again in the same run"));
                     }
                 } else if (!firstLoad && l->result != CS_MODULE_ERROR) {
-                    *repeats.costNs += ns;
+                    *repeats.costNs = util::satAdd(*repeats.costNs, ns);
                     repeats.evidence.push_back(loadEvidence(m, loadId, "same identity loaded again"));
                 }
                 firstLoad = false;
@@ -300,7 +301,7 @@ void smallModuleFindings(const ModuleReport& r, std::int64_t session, std::vecto
             for (const auto& l : m->loads) {
                 if (!l.startNs) continue;
                 f.startNs = std::min(f.startNs.value_or(*l.startNs), *l.startNs);
-                f.endNs = std::max(f.endNs.value_or(0), *l.startNs + l.durNs.value_or(0));
+                f.endNs = std::max(f.endNs.value_or(0), util::satAdd(*l.startNs, l.durNs.value_or(0)));
             }
         }
         out.push_back(std::move(f));
@@ -364,7 +365,7 @@ void overlapFinding(const ModuleReport& r, std::int64_t session, std::vector<Fin
             for (size_t j = i + 1; j < builds.size(); ++j) {
                 const auto *a = builds[i].l, *b = builds[j].l;
                 if (!a->startNs || !b->startNs) return;
-                if (*a->startNs < *b->startNs + b->durNs.value_or(0) && *b->startNs < *a->startNs + a->durNs.value_or(0))
+                if (*a->startNs < util::satAdd(*b->startNs, b->durNs.value_or(0)) && *b->startNs < util::satAdd(*a->startNs, a->durNs.value_or(0)))
                     return;  // two builds overlapped: loading is already concurrent
             }
         evidenceOfSerial = "timer entry markers show each build finished before the next began";
@@ -377,12 +378,12 @@ void overlapFinding(const ModuleReport& r, std::int64_t session, std::vector<Fin
     f.severity = Severity::Info;
     f.title = std::to_string(names.size()) + " CUDA modules built one at a time (" + evidenceOfSerial + ")";
     for (const auto& b : builds) {
-        sum += b.l->durNs.value_or(0);
+        sum = util::satAdd(sum, b.l->durNs.value_or(0));
         longest = std::max(longest, b.l->durNs.value_or(0));
         f.evidence.push_back(loadEvidence(*b.m, b.l->id));
         if (b.l->startNs) {
             f.startNs = std::min(f.startNs.value_or(*b.l->startNs), *b.l->startNs);
-            f.endNs = std::max(f.endNs.value_or(0), *b.l->startNs + b.l->durNs.value_or(0));
+            f.endNs = std::max(f.endNs.value_or(0), util::satAdd(*b.l->startNs, b.l->durNs.value_or(0)));
         }
     }
     f.sessionId = session;
@@ -444,11 +445,11 @@ void probeFindings(const ModuleReport& r, std::int64_t session, std::vector<Find
 void linkFindings(const ModuleSummary& m, std::vector<Finding>& out) {
     for (const auto& l : m.loads) {
         if (!l.ltoArtifacts || *l.ltoArtifacts <= 0 || !l.compileNs || !l.durNs || *l.durNs <= 0) continue;
-        std::int64_t outside = *l.durNs - *l.compileNs;
+        std::int64_t outside = util::satSub(*l.durNs, *l.compileNs);
         if (static_cast<double>(outside) <= kLinkDominated * static_cast<double>(*l.durNs)) continue;
         Finding f;
         f.kind = "warp.link_dominated";
-        f.title = "module " + m.name + " build is link-dominated (" + std::to_string(outside * 100 / *l.durNs) +
+        f.title = "module " + m.name + " build is link-dominated (" + std::to_string(static_cast<std::int64_t>(100.0 * static_cast<double>(outside) / static_cast<double>(*l.durNs))) +
                   "% outside the native compiler, " + std::to_string(*l.ltoArtifacts) + " LTO artifacts)";
         f.mechanism = "MathDx / tile code is linked from LTO artifacts: most of this module's time is device-code "
                       "linking, not compilation.";

@@ -3,6 +3,8 @@
 #include "core/engine/analysis_counters.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
+#include "core/util/saturating.h"
+#include "core/util/utf8.h"
 
 #include <compilescope/trace_constants.h>
 #include <sqlite3.h>
@@ -26,7 +28,8 @@ const char* changeKindName(IdentityChange::Kind k) {
     return "?";
 }
 
-std::string shortHash(const std::string& hash) { return hash.size() > 7 ? hash.substr(0, 7) : hash; }
+// A hash is foreign text: cut at a character boundary, never inside a UTF-8 character.
+std::string shortHash(const std::string& hash) { return std::string(util::utf8Prefix(hash, 7)); }
 
 namespace {
 
@@ -86,10 +89,10 @@ void addLoad(ModuleSummary& m, const ModuleLoad& l) {
     if (id.kernels.empty()) id.kernels = l.kernels;
     id.loadIds.push_back(l.id);
     std::int64_t ns = l.durNs.value_or(0);
-    id.totalNs += ns;
-    m.totalNs += ns;
+    id.totalNs = util::satAdd(id.totalNs, ns);
+    m.totalNs = util::satAdd(m.totalNs, ns);
     switch (l.result) {
-    case CS_MODULE_COMPILED: ++id.compiled, ++m.compiled, id.compiledNs += ns, m.compiledNs += ns; break;
+    case CS_MODULE_COMPILED: ++id.compiled, ++m.compiled, id.compiledNs = util::satAdd(id.compiledNs, ns), m.compiledNs = util::satAdd(m.compiledNs, ns); break;
     case CS_MODULE_CACHED: ++id.cached, ++m.cached; break;
     case CS_MODULE_ERROR: ++id.errors, ++m.errors; break;
     default: ++id.unknown, ++m.unknown; break;
@@ -148,7 +151,8 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
     std::vector<ModuleLoad> loads;
     std::unordered_map<std::int64_t, size_t> byId;
     reader.query("SELECT id, session_id, name_sid, hash_sid, device_sid, block_dim, start_ns, dur_ns, compile_ns, "
-                 "source_bytes, lto_artifacts, result, origin_sid FROM module_loads ORDER BY session_id, id",
+                 "source_bytes, lto_artifacts, result, origin_sid FROM module_loads "
+                 "WHERE session_id IN (SELECT id FROM sessions) ORDER BY session_id, id",
                  [&](sqlite3_stmt* st) {
                      ModuleLoad l;
                      l.id = trace::colInt(st, 0);
@@ -158,8 +162,8 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                      l.device = reader.str(trace::colInt(st, 4));
                      l.blockDim = trace::colOpt(st, 5);
                      l.startNs = trace::colOpt(st, 6);
-                     l.durNs = trace::colOpt(st, 7);
-                     l.compileNs = trace::colOpt(st, 8);
+                     l.durNs = trace::colDuration(st, 7);
+                     l.compileNs = trace::colDuration(st, 8);
                      l.sourceBytes = trace::colOpt(st, 9);
                      l.ltoArtifacts = trace::colOpt(st, 10);
                      l.result = static_cast<int>(trace::colInt(st, 11));

@@ -2,6 +2,7 @@
 
 #include "core/ingest/julia/julia_timing_writer.h"
 #include "core/formats/text_util.h"
+#include "core/util/utf8.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -71,7 +72,7 @@ ImportSummary JuliaCollectorImporter::run(std::istream& in, ImportContext& ctx) 
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty()) continue;
         if (lineNo == 1) {
-            if (line != "# compilescope-julia 1") bad("unknown collector format version: \"" + line.substr(0, 40) + "\"");
+            if (line != "# compilescope-julia 1") bad("unknown collector format version: \"" + std::string(util::utf8Prefix(line, 40)) + "\"");
             continue;
         }
         auto f = fields(line);
@@ -92,7 +93,7 @@ ImportSummary JuliaCollectorImporter::run(std::istream& in, ImportContext& ctx) 
             w.addMethod(m);
             ++records;
         } else if ((type == "compile" || type == "import") && f.size() == 2) {
-            if (!timing.line(unescape(f[1]))) bad(std::string(type) + " record that Julia did not print: \"" + std::string(f[1].substr(0, 60)) + "\"");
+            if (!timing.line(unescape(f[1]))) bad(std::string(type) + " record that Julia did not print: \"" + std::string(util::utf8Prefix(f[1], 60)) + "\"");
         } else if (type == "nitro_stats" && f.size() == 6 && parseInt(f[1], a) && parseInt(f[3], b) && parseInt(f[4], c) &&
                    parseInt(f[5], d)) {
             auto scope = w.intern("ReactantNitro.cache_stats " + unescape(f[2]));
@@ -114,7 +115,7 @@ ImportSummary JuliaCollectorImporter::run(std::istream& in, ImportContext& ctx) 
             w.addClosure(cr);
             ++records;
         } else {
-            bad("unknown or short record \"" + std::string(type.substr(0, 30)) + "\" (" + std::to_string(f.size()) + " fields)");
+            bad("unknown or short record \"" + std::string(util::utf8Prefix(type, 30)) + "\" (" + std::to_string(f.size()) + " fields)");
         }
     }
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");

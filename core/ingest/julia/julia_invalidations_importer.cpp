@@ -2,6 +2,7 @@
 
 #include "core/formats/julia_text.h"
 #include "core/formats/text_util.h"
+#include "core/util/utf8.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -63,13 +64,13 @@ ImportSummary JuliaInvalidationsImporter::run(std::istream& in, ImportContext& c
         }
         if (list < 0 || clean.front() != ' ') {
             closeBlock();
-            bad(lineNo, "not part of a printed invalidation list: \"" + std::string(t.substr(0, 60)) + "\"");
+            bad(lineNo, "not part of a printed invalidation list: \"" + std::string(util::utf8Prefix(t, 60)) + "\"");
             previous = std::string(t);
             continue;
         }
         int kind = classifyJuliaItem(t);
         if (kind == CS_INVITEM_OTHER && !startsWith(t, "Core.TypeMapEntry")) {
-            bad(lineNo, "not a Julia value of an invalidation list: \"" + std::string(t.substr(0, 60)) + "\"");
+            bad(lineNo, "not a Julia value of an invalidation list: \"" + std::string(util::utf8Prefix(t, 60)) + "\"");
             continue;
         }
         if (kind == CS_INVITEM_ELISION) elided = true;

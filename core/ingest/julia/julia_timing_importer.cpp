@@ -3,6 +3,7 @@
 #include "core/formats/julia_text.h"
 #include "core/ingest/julia/julia_timing_writer.h"
 #include "core/formats/text_util.h"
+#include "core/util/utf8.h"
 
 namespace cs::ingest {
 
@@ -45,7 +46,7 @@ ImportSummary JuliaTimingImporter::run(std::istream& in, ImportContext& ctx) con
         if (t.empty()) continue;
         if (!timing.line(clean)) {
             ctx.malformed("line " + std::to_string(lineNo),
-                          "not a --trace-compile, @time or @time_imports line: \"" + std::string(t.substr(0, 60)) + "\"",
+                          "not a --trace-compile, @time or @time_imports line: \"" + std::string(util::utf8Prefix(t, 60)) + "\"",
                           id());
             ++summary.malformed;
         }

@@ -4,6 +4,7 @@
 #include "core/formats/text_util.h"
 
 #include "core/formats/snoopcompile_lines.h"
+#include "core/util/utf8.h"
 
 #include <compilescope/trace_constants.h>
 
@@ -52,7 +53,7 @@ ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) cons
             break;
         case PrintedLineKind::Other:
             ctx.malformed("line " + std::to_string(lineNo),
-                          "not a line of a printed invalidation tree: \"" + clean.substr(0, 60) + "\"", id());
+                          "not a line of a printed invalidation tree: \"" + std::string(util::utf8Prefix(clean, 60)) + "\"", id());
             ++summary.malformed;
             inTree = false;
             continue;

@@ -207,9 +207,30 @@ std::int64_t TefBuilder::writeSpan(Track& t, const std::string& name, const std:
         }
     }
     ++m_summary.records;
-    covered(startNs, startNs + durNs.value_or(0));
-    if (durNs) m_flows.onSlice(t.local, span, startNs, startNs + *durNs);
+    // Callers clamp durNs so that start + dur fits; saturate anyway, this is the last line of defence.
+    const std::int64_t endNs = util::satAdd(startNs, durNs.value_or(0));
+    covered(startNs, endNs);
+    if (durNs) m_flows.onSlice(t.local, span, startNs, endNs);
     return span;
+}
+
+std::int64_t TefBuilder::clampDuration(std::int64_t startNs, std::int64_t durNs, EventPos where) {
+    if (util::checkedAdd(startNs, durNs)) return durNs;
+    // The end lies past the int64 nanosecond range (about 292 years): keep the span, end it at the
+    // limit, and count it; wrapping would put the end before the start.
+    ++m_clamped;
+    if (m_clampedExample.empty())
+        m_clampedExample = m_ctx.sourceName + " " + where.text() + ": end beyond the int64 ns range; clamped";
+    return util::kInt64Max - startNs;
+}
+
+std::optional<std::int64_t> TefBuilder::duration(std::int64_t startNs, std::int64_t endNs, EventPos where) {
+    if (auto d = util::checkedSub(endNs, startNs)) return d;
+    // B and E (or b and e) further apart than int64 nanoseconds: clamp, count.
+    ++m_clamped;
+    if (m_clampedExample.empty())
+        m_clampedExample = m_ctx.sourceName + " " + where.text() + ": begin and end further apart than the int64 ns range; clamped";
+    return util::kInt64Max;  // only reachable with startNs < 0, so startNs + max still fits
 }
 
 bool TefBuilder::timestamp(const TefEvent& ev, EventPos where, std::int64_t& ns) {
@@ -229,6 +250,7 @@ void TefBuilder::complete(const TefEvent& ev, EventPos where) {
     if (!timestamp(ev, where, start)) return;
     if (!ev.hasDur) return malformed(where, "\"X\" event without \"dur\"");
     if (!toNs(ev.dur, dur) || dur < 0) return malformed(where, "\"dur\" negative or out of range");
+    dur = clampDuration(start, dur, where);
     std::int64_t span = writeSpan(track(ev), ev.name, ev.cat, start, dur, ev.args.data(), ev.argCount);
     if (ev.hasBindId) m_flows.onBindId(ev.bindId, span, ev.flowOut, ev.flowIn);
 }
@@ -253,7 +275,7 @@ void TefBuilder::end(const TefEvent& ev, EventPos where) {
     if (endNs < f.startNs) return malformed(where, "\"E\" event earlier than its \"B\"");
     // E's args complete B's (the spec merges them).
     for (size_t i = 0; i < ev.argCount; ++i) f.args.push_back(ev.args[i]);
-    std::int64_t span = writeSpan(t, f.name.empty() ? ev.name : f.name, f.cat, f.startNs, endNs - f.startNs,
+    std::int64_t span = writeSpan(t, f.name.empty() ? ev.name : f.name, f.cat, f.startNs, duration(f.startNs, endNs, where),
                                   f.args.data(), f.args.size());
     if (f.hasBindId) m_flows.onBindId(f.bindId, span, f.flowOut, f.flowIn);
     else if (ev.hasBindId) m_flows.onBindId(ev.bindId, span, ev.flowOut, ev.flowIn);
@@ -344,7 +366,7 @@ void TefBuilder::async(const TefEvent& ev, EventPos where) {
         m_openAsync.erase(it);
         if (ts < f.startNs) return malformed(where, "async \"e\" earlier than its \"b\"");
         for (size_t i = 0; i < ev.argCount; ++i) f.args.push_back(ev.args[i]);
-        writeSpan(asyncTrack(ev), f.name, f.cat, f.startNs, ts - f.startNs, f.args.data(), f.args.size());
+        writeSpan(asyncTrack(ev), f.name, f.cat, f.startNs, duration(f.startNs, ts, where), f.args.data(), f.args.size());
     }
 }
 
@@ -412,6 +434,7 @@ void TefBuilder::finish() {
     if (m_droppedArgs)
         w.addStat(m_ctx.sessionId, "dropped_arg", m_source, m_droppedArgs,
                   m_ctx.sourceName + ": arguments beyond 512 per event");
+    if (m_clamped) w.addStat(m_ctx.sessionId, "clamped_time", m_source, m_clamped, m_clampedExample);
     if (m_rounded)
         w.addStat(m_ctx.sessionId, "rounded_counter_value", m_source, m_rounded,
                   m_ctx.sourceName + ": fractional \"C\" values stored rounded to integers");

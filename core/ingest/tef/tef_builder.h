@@ -9,6 +9,7 @@
 #include "core/ingest/importer.h"
 #include "core/formats/tef_event.h"
 #include "core/ingest/tef/tef_flows.h"
+#include "core/util/saturating.h"
 
 #include <cstdint>
 #include <string>
@@ -66,7 +67,9 @@ private:
     };
     struct PairHash {
         size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const {
-            return std::hash<std::int64_t>{}(p.first * 1000003 ^ p.second);
+            // Unsigned: a pid above ~9.2e12 times the constant must wrap, not overflow (UB).
+            return std::hash<std::uint64_t>{}(util::wrapMul(static_cast<std::uint64_t>(p.first), 1000003u) ^
+                                              static_cast<std::uint64_t>(p.second));
         }
     };
     Interned& interned(std::string_view s);
@@ -106,6 +109,11 @@ private:
     std::int64_t m_nextLocal = 1;
     std::int64_t m_skipped = 0, m_droppedArgs = 0, m_rounded = 0;
     std::string m_skippedExample;
+    // Spans whose end lies beyond the int64 nanosecond range: stored with the duration clamped.
+    std::int64_t m_clamped = 0;
+    std::string m_clampedExample;
+    std::optional<std::int64_t> duration(std::int64_t startNs, std::int64_t endNs, EventPos where);
+    std::int64_t clampDuration(std::int64_t startNs, std::int64_t durNs, EventPos where);
     trace::StringId m_catKey = 0, m_scopeKey = 0;
 };
 
