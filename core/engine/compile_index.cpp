@@ -298,7 +298,7 @@ private:
         if (outputBytes >= 0) e.log += (e.log.empty() ? "" : "; ") + std::string("output: ") + std::to_string(outputBytes) + " bytes";
         // Phase timings the same session reported while the program compiled (NVRTC --time).
         if (e.durNs)
-            m_reader.query("SELECT phase_sid, sum(dur_ns), count(*) FROM phase_timings WHERE session_id = " +
+            m_reader.query("SELECT phase_sid, total(max(dur_ns, 0)), count(*) FROM phase_timings WHERE session_id = " +
                                std::to_string(session) + " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
                                std::to_string(start + *e.durNs) + " GROUP BY phase_sid ORDER BY 2 DESC LIMIT 20",
                            [&](sqlite3_stmt* st) { e.phases.push_back({m_reader.str(colInt(st, 0)), colInt(st, 1), colInt(st, 2)}); });
@@ -339,7 +339,7 @@ private:
                        [&](sqlite3_stmt* st) { e.options.push_back({m_reader.str(colInt(st, 0)), trace::colText(st, 1)}); });
         // Nested work on the same track (inference, codegen, phases): the compile's phase durations.
         if (e.durNs && *e.durNs > 0)
-            m_reader.query("SELECT category, sum(dur_ns), count(*) FROM spans WHERE track_id = " + std::to_string(track) +
+            m_reader.query("SELECT category, total(max(dur_ns, 0)), count(*) FROM spans WHERE track_id = " + std::to_string(track) +
                                " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
                                std::to_string(start + *e.durNs) + " AND id != " + std::to_string(e.rowId) +
                                " AND dur_ns IS NOT NULL GROUP BY category ORDER BY 2 DESC",

@@ -2,6 +2,7 @@
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <compilescope/trace_constants.h>
@@ -166,6 +167,7 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
                      CudaProgram p{.id = c.num(), .sessionId = c.num(), .api = static_cast<int>(c.num()),
                                    .name = reader.str(c.num()), .sourceDigest = reader.str(c.num()), .options = {},
                                    .startNs = c.num(), .durNs = c.opt(), .result = c.opt(), .toolVersion = {}, .identity = {}};
+                     if (p.durNs && *p.durNs < 0) p.durNs.reset();  // a negative stored duration is no duration
                      index[p.id] = report.programs.size();
                      report.programs.push_back(std::move(p));
                  });
@@ -191,6 +193,7 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
                          JitRecord j{.id = c.num(), .sessionId = c.num(), .startNs = c.opt(), .durNs = c.opt(),
                                      .entryType = static_cast<int>(c.num()), .operation = static_cast<int>(c.num()),
                                      .device = c.opt(), .cachePath = reader.str(c.num()), .cacheBytes = c.opt()};
+                         if (j.durNs && *j.durNs < 0) j.durNs.reset();
                          report.jit.push_back(std::move(j));
                      });
     return report;
@@ -217,7 +220,7 @@ std::vector<Finding> cudaProgramFindings(const CudaProgramReport& report) {
         std::int64_t cost = 0;
         for (size_t k = 0; k < ok.size(); ++k) {
             const CudaProgram& p = programs[ok[k]];
-            if (k) cost += durOf(p);
+            if (k) cost = util::satAdd(cost, durOf(p));
             addEvidence(f, "cuda_programs", p.id,
                         k ? "compile " + std::to_string(k + 1) + " of " + std::to_string(ok.size()) + ", same identity"
                           : "first compile, identity " + g.identity,
@@ -250,7 +253,7 @@ std::vector<Finding> cudaProgramFindings(const CudaProgramReport& report) {
         for (size_t k = 0; k < groups.size(); ++k) {
             const auto& list = groups[k]->compiles;
             const CudaProgram& p = programs[*std::find_if(list.begin(), list.end(), [&](size_t i) { return usable(programs[i]); })];
-            if (k) cost += durOf(p);  // repeats inside a run are cuda.repeated_compile's cost, not counted twice
+            if (k) cost = util::satAdd(cost, durOf(p));  // repeats inside a run are cuda.repeated_compile's cost, not counted twice
             addEvidence(f, "cuda_programs", p.id, "session " + std::to_string(p.sessionId) + (k ? ", compiled again" : ", first run"),
                         groups.size());
         }
@@ -289,7 +292,7 @@ std::vector<Finding> cudaProgramFindings(const CudaProgramReport& report) {
         std::set<std::string> identities;
         for (size_t i : v.compiles) {
             const CudaProgram& p = programs[i];
-            cost += durOf(p);
+            cost = util::satAdd(cost, durOf(p));
             identities.insert(p.identity);
             addEvidence(f, "cuda_programs", p.id, "identity " + p.identity + ", option " + v.option, v.compiles.size());
             widen(f, p.startNs, p.durNs);
@@ -319,7 +322,7 @@ std::vector<Finding> jitFindings(const CudaProgramReport& report) {
         std::int64_t cost = 0;
         bool timed = false;
         for (const JitRecord* j : list) {
-            cost += j->durNs.value_or(0);
+            cost = util::satAdd(cost, j->durNs.value_or(0));
             timed = timed || j->durNs.has_value();
             const char* entry = j->entryType == CS_JIT_ENTRY_NVVM_IR_TO_PTX ? "NVVM IR -> PTX" : "PTX -> CUBIN";
             addEvidence(f, "cuda_jit", j->id,
@@ -359,7 +362,7 @@ std::vector<Finding> jitFindings(const CudaProgramReport& report) {
         f.kind = "cuda.jit_cache_not_kept";
         std::int64_t cost = 0;
         for (const JitRecord* j : list) {
-            cost += j->durNs.value_or(0);
+            cost = util::satAdd(cost, j->durNs.value_or(0));
             reported.insert(j->id);
             addEvidence(f, "cuda_jit", j->id, "compiled again, cache entry " + j->cachePath, list.size());
             widen(f, j->startNs, j->durNs);
