@@ -18,8 +18,8 @@ QLabel* makeLossBanner(QWidget* parent) {
 QString lossBannerText(const std::vector<const TraceDocument*>& docs) {
     QStringList lines;
     for (const TraceDocument* d : docs) {
-        if (!d || !d->analyses || !d->analyses->trace || !d->analyses->trace->losses.any()) continue;
-        QString line = qs(d->analyses->trace->losses.headline()).toHtmlEscaped();
+        if (!d || !d->analyses || !d->analyses->trace || !d->analyses->trace->losses.anyToShow()) continue;
+        QString line = qs(d->analyses->trace->losses.bannerText()).toHtmlEscaped();
         lines << (docs.size() > 1 ? QStringLiteral("<b>%1</b>: %2").arg(d->label.toHtmlEscaped(), line) : line);
     }
     if (lines.isEmpty()) return {};

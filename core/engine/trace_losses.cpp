@@ -60,8 +60,21 @@ std::string TraceLosses::headline() const {
     return out.empty() ? out : out + ": the figures below miss them";
 }
 
+std::string TraceLosses::bannerText() const {
+    std::string out = headline();
+    if (problemRows > 0)
+        out += (out.empty() ? "" : "; ") + thousands(problemRows) +
+               " rows break the trace format and are left out of every figure (" + firstProblem +
+               (out.empty() ? "; `compilescope info` lists them)" : ")");
+    return out;
+}
+
 TraceLosses lossesOf(const TraceFacts& facts) {
     TraceLosses out;
+    for (const auto& p : facts.problems) {
+        out.problemRows = util::satAdd(out.problemRows, p.count);
+        if (out.firstProblem.empty()) out.firstProblem = p.describe();
+    }
     for (const StatRow& s : facts.stats) {
         if (informational(s.name) || s.count <= 0) continue;
         Loss l{s.name, s.source, s.detail, s.count, eventLoss(s.name)};

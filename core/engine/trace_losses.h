@@ -26,9 +26,16 @@ struct TraceLosses {
     std::vector<Loss> items;      // largest first
     std::int64_t droppedEvents = 0;  // sum of the event losses
     std::int64_t unreadInput = 0;    // sum of the other losses (lines, records, arguments)
+    // Rows that break the trace format (trace_problems.h): left out of every figure, never findings,
+    // but said in the banners beside the losses.
+    std::int64_t problemRows = 0;
+    std::string firstProblem;
     bool any() const { return !items.empty(); }
-    // One line for banners: "1,547,576 recorded events were dropped; 12 input lines could not be read".
+    bool anyToShow() const { return any() || problemRows > 0; }
+    // One line for `info`: "1,547,576 recorded events never reached the trace; ...".
     std::string headline() const;
+    // The banners' line: the headline and the trace problems.
+    std::string bannerText() const;
 };
 
 TraceLosses lossesOf(const TraceFacts& facts);

@@ -74,15 +74,15 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
 // What a trace is missing comes before any figure (engine/trace_losses.h).
 void renderLossBanner(HtmlBuilder& body, const std::vector<TraceReport>& traces) {
     bool any = false;
-    for (const auto& t : traces) any = any || (t.analysis && t.analysis->losses.any());
+    for (const auto& t : traces) any = any || (t.analysis && t.analysis->losses.anyToShow());
     if (!any) return;
     body.open("div", {{"class", "warnbox lossbanner"}, {"role", "alert"}, {"id", "data-lost"}});
     body.leaf("strong", "Data lost. ");
     for (const auto& t : traces) {
-        if (!t.analysis || !t.analysis->losses.any()) continue;
+        if (!t.analysis || !t.analysis->losses.anyToShow()) continue;
         body.open("div");
         if (traces.size() > 1) body.leaf("span", t.label, {{"class", "tag"}}).text(" ");
-        body.shortText(t.analysis->losses.headline(), 400).text(". The findings name each loss and its remedy.");
+        body.shortText(t.analysis->losses.bannerText(), 600).text(". The findings name each loss and its remedy.");
         body.close();
     }
     body.close();

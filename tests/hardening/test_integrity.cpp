@@ -132,6 +132,14 @@ TEST(TraceProblems, DanglingReferencesAreCountedNotFindings) {
                          "spans.track_id"});
     // Rows left out of the analysis never add findings (the issue saw 3 become 9).
     EXPECT_LE(findingCount(path), before);
+    // ... but the report says, above every figure, that rows were left out.
+    auto report = runCli({"report", path, "-o", dir.file("r.html")});
+    ASSERT_EQ(report.status, 0) << report.err;
+    const std::string html = cs::test::readFile(dir.file("r.html"));
+    const auto banner = html.find("id=\"data-lost\"");
+    ASSERT_NE(banner, std::string::npos);
+    EXPECT_NE(html.find("rows break the trace format and are left out of every figure", banner), std::string::npos);
+    EXPECT_LT(banner, html.find("id=\"summary\""));
     auto j = runCli({"info", path, "--json"});
     EXPECT_NE(j.out.find("\"kind\": \"dangling_reference\""), std::string::npos) << j.out;
 }
