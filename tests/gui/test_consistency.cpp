@@ -21,6 +21,8 @@
 
 #include <compilescope/trace_constants.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -133,6 +135,49 @@ struct Case {
     std::string name, path;
 };
 
+std::string dataFile(const std::string& rel) { return std::string(COMPILESCOPE_SOURCE_DIR) + "/tests/data/" + rel; }
+
+bool shell(const std::string& cmd, const std::string& log) {
+    const bool ok = std::system((cmd + " > " + log + " 2>&1").c_str()) == 0;
+    if (!ok) ADD_FAILURE() << cmd << "\n" << test::readFile(log);
+    return ok;
+}
+
+// Traces that real compilers write here: a clang time trace, an nvcc device time trace, NVRTC's own
+// time trace, and a recording (`record --cuda`) of a real NVRTC + nvJitLink program. Each is skipped
+// with a printed reason when its tool is missing.
+void compilerTraces(const test::TempDir& dir, std::vector<Case>& c) {
+    const char* clang = "/usr/bin/clang++";
+    if (std::filesystem::exists(clang)) {
+        test::writeFile(dir.file("c.cpp"), "#include <map>\nint main() { std::map<int, int> m; m[1] = 2; return (int)m.size(); }\n");
+        if (shell(std::string(clang) + " -ftime-trace -c " + dir.file("c.cpp") + " -o " + dir.file("c.o"), dir.file("clang.log")))
+            c.push_back({"clang time trace (TEF only)", import(dir, {dir.file("c.json")}, "clang.cstrace")});
+    } else {
+        std::printf("[ skipped case ] clang time trace: %s not installed\n", clang);
+    }
+    const char* nvcc = "/usr/local/cuda/bin/nvcc";
+    if (std::filesystem::exists(nvcc)) {
+        test::writeFile(dir.file("k.cu"), "__global__ void add(float* a, const float* b, int n) {\n"
+                                          "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] += b[i]; }\n");
+        if (shell(std::string(nvcc) + " -c -arch=sm_90 -fdevice-time-trace " + dir.file("k.trace") + " -o " + dir.file("k.o") + " " +
+                      dir.file("k.cu"),
+                  dir.file("nvcc.log")))
+            c.push_back({"nvcc device time trace", import(dir, {dir.file("k.trace.json")}, "nvcc.cstrace")});
+    } else {
+        std::printf("[ skipped case ] nvcc device time trace: %s not installed\n", nvcc);
+    }
+#if defined(COMPILESCOPE_NVRTC_DEMO) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    const std::string demo = COMPILESCOPE_NVRTC_DEMO;
+    if (shell(demo + " --time-trace " + dir.file("nvrtc-tt"), dir.file("nvrtc-tt.log")))
+        c.push_back({"NVRTC time trace", import(dir, {dir.file("nvrtc-tt.json")}, "nvrtc-tt.cstrace")});
+    const std::string recorded = dir.file("nvrtc-recorded.cstrace");
+    if (shell(std::string(COMPILESCOPE_CLI) + " record --cuda -o " + recorded + " -- " + demo, dir.file("record.log")))
+        c.push_back({"recorded NVRTC + nvJitLink (record --cuda)", recorded});
+#else
+    std::printf("[ skipped case ] NVRTC traces: NVRTC / nvJitLink not found at configure time, or a sanitizer build\n");
+#endif
+}
+
 std::vector<Case> traces(const test::TempDir& dir) {
     std::vector<Case> c;
     c.push_back({"bundled demo", demoSource("demo.cstrace")});
@@ -144,6 +189,17 @@ std::vector<Case> traces(const test::TempDir& dir) {
     c.push_back({"Julia printout", import(dir, {demoSource("julia-enzyme.txt")}, "julia.cstrace")});
     c.push_back({"recorded + imported", import(dir, {dir.file("gui-demo.cstrace"), demoSource("warp-verbose.log")}, "merged.cstrace")});
     c.push_back({"counters only", countersOnly(dir)});
+    // The importers' own test inputs, shaped as the tools print them.
+    for (const char* f : {"julia/printed_trees.txt", "julia/printed_orphans.txt", "julia/raw_1_12_logedges_truncated.txt",
+                          "julia/raw_worlds_48954.txt", "julia/timing_mixed.txt", "julia/enzyme_collector.txt",
+                          "warp/diagnosis/identity_churn/run.log", "warp/diagnosis/cache_not_reused/1-cold.log",
+                          "warp/diagnosis/block_dim_variants/run.log"}) {
+        std::string out = f;
+        for (char& ch : out)
+            if (ch == '/') ch = '-';
+        c.push_back({f, import(dir, {dataFile(f)}, out + ".cstrace")});
+    }
+    compilerTraces(dir, c);
     return c;
 }
 
@@ -156,6 +212,9 @@ TEST(OneAnalysis, CliGuiAndReportAgreeOnEveryTrace) {
         Figures cli = fromCli(c.path), report = fromReport(c.path);
         QString headline;
         Figures gui = fromGui(c.path, &headline);
+        std::printf("[ case ] %-45s compile %lld ns, loads %lld ns, span %lld ns, %lld findings, %s\n", c.name.c_str(),
+                    static_cast<long long>(cli.compileNs), static_cast<long long>(cli.cacheLoadNs),
+                    static_cast<long long>(cli.spanNs), static_cast<long long>(cli.findings), cli.verdict.c_str());
         expectSame(cli, report, c.name + " (CLI vs report)");
         expectSame(cli, gui, c.name + " (CLI vs GUI)");
         EXPECT_TRUE(headline.contains(gui::durationText(cli.compileNs))) << headline.toStdString();
