@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <chrono>
+#include <thread>
 #include <filesystem>
 #include <limits>
 #include <span>
@@ -498,10 +499,17 @@ void TraceWriter::finalize() {
     checkError();
     m_queue.reset();
     m_inserter.reset();
-    try {
-        execSql(m_db.get(), "PRAGMA journal_mode=DELETE");
-    } catch (const std::runtime_error& e) {
-        fail(std::string("cannot finalize: ") + e.what());
+    // Leaving WAL mode needs the file to itself: a live viewer's poll (trace_follower.h) holds a
+    // connection for a moment, and SQLite does not wait for it here, so retry for up to 5 s.
+    for (int attempt = 0;; ++attempt) {
+        try {
+            execSql(m_db.get(), "PRAGMA journal_mode=DELETE");
+            break;
+        } catch (const std::runtime_error& e) {
+            const int code = sqlite3_errcode(m_db.get()) & 0xff;
+            if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || attempt >= 250) fail(std::string("cannot finalize: ") + e.what());
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
     }
     m_finalized = true;
     m_db.reset();

@@ -1,0 +1,143 @@
+// Incremental copy of a live recording into a private mirror (see trace_follower.h for why).
+#include "core/trace/trace_follower.h"
+
+#include "core/trace/reader.h"
+#include "core/trace/schema.h"
+#include "core/trace/sqlite_util.h"
+#include "core/trace/trace_error.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace cs::trace {
+
+namespace {
+// Tables the writer changes in place (UPDATE, INSERT OR REPLACE): re-read whole on every poll.
+bool changedInPlace(std::string_view table) {
+    return table == "sessions" || table == "tracks" || table == "stats" || table == "meta";
+}
+
+std::string columnList(const TableDef& t) {
+    std::string cols;
+    for (const auto& c : t.columns) {
+        if (!cols.empty()) cols += ", ";
+        cols += c.name;
+    }
+    return cols;
+}
+}  // namespace
+
+struct TraceFollower::Table {
+    std::string name;
+    bool small = false;
+    int columns = 0;
+    std::string select;  // rowid first, then the declared columns
+    std::string insert;
+    std::int64_t watermark = 0;  // highest rowid copied
+};
+
+TraceFollower::TraceFollower(const std::string& recording, const std::string& mirrorPath)
+    : m_recording(recording), m_mirrorPath(mirrorPath) {
+    TraceReader::open(recording);  // a clear error now for a file that is not a trace
+    for (const TableDef& t : schemaTables()) {
+        Table tab;
+        tab.name = std::string(t.name);
+        tab.small = changedInPlace(t.name);
+        tab.columns = static_cast<int>(t.columns.size());
+        const std::string cols = columnList(t);
+        tab.select = "SELECT rowid, " + cols + " FROM " + tab.name + (tab.small ? "" : " WHERE rowid > ? ORDER BY rowid");
+        std::string params = "?";
+        for (int i = 0; i < tab.columns; ++i) params += ",?";
+        tab.insert = "INSERT INTO " + tab.name + " (rowid, " + cols + ") VALUES (" + params + ")";
+        m_tables.push_back(std::move(tab));
+    }
+    createMirror();
+}
+
+TraceFollower::~TraceFollower() { sqlite3_close_v2(m_mirror); }
+
+void TraceFollower::createMirror() {
+    std::error_code ec;
+    std::filesystem::remove(m_mirrorPath, ec);
+    std::filesystem::remove(m_mirrorPath + "-journal", ec);
+    if (sqlite3_open_v2(m_mirrorPath.c_str(), &m_mirror, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK)
+        throw TraceError(TraceErrorKind::Write, m_mirrorPath,
+                         "cannot create the live mirror: " + std::string(m_mirror ? sqlite3_errmsg(m_mirror) : "out of memory"));
+    try {
+        execSql(m_mirror, "PRAGMA page_size=16384");
+        execSql(m_mirror, "PRAGMA application_id=" + std::to_string(applicationId()));
+        execSql(m_mirror, "PRAGMA user_version=" + std::to_string(formatVersion()));
+        // A private scratch copy: a crash loses nothing that the recording does not still hold.
+        execSql(m_mirror, "PRAGMA journal_mode=MEMORY");
+        execSql(m_mirror, "PRAGMA synchronous=OFF");
+        execSql(m_mirror, "BEGIN");
+        for (const TableDef& t : schemaTables()) execSql(m_mirror, createTableSql(t));
+        for (const IndexDef& idx : schemaIndexes())
+            execSql(m_mirror, "CREATE INDEX " + std::string(idx.name) + " ON " + std::string(idx.table) + "(" +
+                                  std::string(idx.columns) + ")");
+        execSql(m_mirror, "COMMIT");
+    } catch (const std::runtime_error& e) {
+        throw TraceError(TraceErrorKind::Write, m_mirrorPath, std::string("cannot create the live mirror: ") + e.what());
+    }
+}
+
+TraceFollower::PollResult TraceFollower::poll() {
+    PollResult result;
+    // A connection per poll: an open one, even idle, would stop the recorder from leaving WAL mode
+    // when it finalizes the trace ("database is locked").
+    std::unique_ptr<TraceReader> source = TraceReader::open(m_recording);
+    sqlite3* src = source->db();
+    std::vector<std::int64_t> marks;
+    marks.reserve(m_tables.size());
+    for (const Table& t : m_tables) marks.push_back(t.watermark);
+    // One read transaction on the recording: every table from the same committed snapshot, then
+    // released at once so the recorder's checkpoints are never held back for longer than a copy.
+    bool reading = false, writing = false;
+    try {
+        execSql(src, "BEGIN");
+        reading = true;
+        execSql(m_mirror, "BEGIN");
+        writing = true;
+        for (std::size_t i = 0; i < m_tables.size(); ++i) {
+            const Table& t = m_tables[i];
+            if (t.small) execSql(m_mirror, "DELETE FROM " + t.name);
+            Statement read(src, t.select);
+            if (!t.small) read.bind(1, t.watermark);
+            Statement write(m_mirror, t.insert);
+            std::int64_t rows = 0;
+            while (read.step()) {
+                for (int c = 0; c <= t.columns; ++c)
+                    if (sqlite3_bind_value(write.get(), c + 1, sqlite3_column_value(read.get(), c)) != SQLITE_OK)
+                        throw std::runtime_error(errorText(m_mirror));
+                write.step();
+                write.reset();
+                ++rows;
+                if (!t.small) marks[i] = read.columnInt(0);
+            }
+            if (t.small) {
+                result.smallTableRowsRead += rows;
+            } else if (rows) {
+                result.appendedRowsRead += rows;
+                result.appended.push_back({t.name, rows});
+            }
+        }
+        execSql(src, "COMMIT");
+        reading = false;
+        execSql(m_mirror, "COMMIT");
+        writing = false;
+    } catch (const std::runtime_error& e) {
+        if (reading) sqlite3_exec(src, "ROLLBACK", nullptr, nullptr, nullptr);
+        if (writing) sqlite3_exec(m_mirror, "ROLLBACK", nullptr, nullptr, nullptr);
+        if (dynamic_cast<const TraceError*>(&e)) throw;
+        throw TraceError(TraceErrorKind::Query, m_recording, std::string("cannot follow the recording: ") + e.what());
+    }
+    for (std::size_t i = 0; i < m_tables.size(); ++i) m_tables[i].watermark = marks[i];
+    m_totalAppended += result.appendedRowsRead;
+    ++m_polls;
+    return result;
+}
+
+}  // namespace cs::trace

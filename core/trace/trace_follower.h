@@ -1,0 +1,71 @@
+// TraceFollower: follows a trace that a recorder is still writing, reading only what is new.
+//
+// Why a mirror: every view renders the one analysis of a trace (core/engine/trace_analysis.h), and
+// the analyses read a TraceReader. Re-reading the recording itself on every refresh made the cost of
+// a refresh grow with the job, and a long read transaction on the recorder's file holds back its WAL
+// checkpoints (the WAL then grows without bound). So the follower keeps a private copy, the mirror,
+// and each poll copies into it only the rows committed since the last poll: per table, the rows
+// whose rowid is above that table's watermark, all in one short read transaction on the recording
+// (one consistent snapshot, then the recorder's checkpoints proceed), on a connection opened for
+// that poll and closed after it (an idle open connection would stop the recorder from finalizing).
+// Views then read the mirror, which nobody else writes.
+//
+// Appended tables are read from their watermark. Four small tables are changed in place by the
+// writer (sessions: end and exit status; tracks: renamed threads; stats: counts that grow; meta:
+// replaced values); they hold a row per process, thread or counter, and are re-read whole on each
+// poll. PollResult counts both apart, so a test can assert that the rows read from the appended
+// tables are exactly the new rows.
+//
+// The recording is untrusted input: it is opened through TraceReader (header, schema and page checks,
+// defensive SQLite settings); a row the mirror's STRICT tables refuse is a TraceError, never a crash.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace cs::trace {
+
+class TraceFollower {
+public:
+    // Opens `recording` (TraceError when it is not a readable trace) and creates the mirror at
+    // `mirrorPath` (replaced when it exists). Nothing is copied until poll().
+    TraceFollower(const std::string& recording, const std::string& mirrorPath);
+    ~TraceFollower();
+    TraceFollower(const TraceFollower&) = delete;
+    TraceFollower& operator=(const TraceFollower&) = delete;
+
+    struct TableRows {
+        std::string table;
+        std::int64_t rows = 0;
+    };
+    struct PollResult {
+        std::int64_t appendedRowsRead = 0;   // rows read from the appended tables (all above the watermarks)
+        std::int64_t smallTableRowsRead = 0;  // rows of sessions, tracks, stats and meta, re-read whole
+        std::vector<TableRows> appended;      // appended rows per table, tables with none left out
+    };
+    // Copies the rows committed since the last poll into the mirror, in one read transaction on the
+    // recording and one write transaction on the mirror. Throws TraceError when the recording cannot
+    // be read (a poll that fails copies nothing; the next one starts from the same watermarks).
+    PollResult poll();
+
+    const std::string& recording() const { return m_recording; }
+    const std::string& mirrorPath() const { return m_mirrorPath; }
+    // Rows read from the recording's appended tables over every poll (a counter for tests).
+    std::int64_t totalAppendedRowsRead() const { return m_totalAppended; }
+    int polls() const { return m_polls; }
+
+private:
+    struct Table;
+    void createMirror();
+
+    std::string m_recording, m_mirrorPath;
+    sqlite3* m_mirror = nullptr;
+    std::vector<Table> m_tables;
+    std::int64_t m_totalAppended = 0;
+    int m_polls = 0;
+};
+
+}  // namespace cs::trace
