@@ -29,6 +29,7 @@ TARGETS = [
      None, "events/s"),
     ("bytes per event on disk", "counter", ("BM_EndToEndIngest", "bytes_per_event"), ("<=", 64.0), "B"),
     ("TraceWriter spans / raw SQLite inserts", "ratio", ("BM_TraceWriterSpans", "BM_RawSqliteSpans"), (">=", 0.5), ""),
+    ("writer with a live follower / writer alone", "ratio", ("BM_WriterWithFollower", "BM_WriterAlone"), (">=", 0.9), ""),
     ("invalidation trees from a 1M-item raw list", "time", ("BM_BuildInvalidationTrees",), ("<=", 1.0e9), "ns"),
     ("1M items read from a trace, trees built, cost joined (shown, no limit)", "time",
      ("BM_LoadBuildAndJoinFromTrace",), None, "ns"),

@@ -17,7 +17,7 @@ build="${BUILD_DIR:-$root/build/release}"
 mkdir -p "$out"
 
 cmake --preset release -S "$root" >/dev/null
-benches=(bench_collector bench_tef_import bench_invalidation_trees bench_replay bench_trace_writer bench_warp_log
+benches=(bench_collector bench_tef_import bench_invalidation_trees bench_replay bench_trace_writer bench_trace_follow bench_warp_log
          bench_report)
 if grep -q '^COMPILESCOPE_BUILD_GUI:BOOL=ON' "$build/CMakeCache.txt" && [ -f "$build/build.ninja" ] &&
    grep -q 'bench_gui_timeline' "$build/build.ninja"; then

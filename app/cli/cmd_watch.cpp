@@ -5,7 +5,9 @@
 // Why poll and re-analyse: a finding is a property of the whole trace so far (a recompile needs the
 // entry it missed against), and the one analysis (core/engine/trace_analysis.h) is what every view
 // prints; watching prints exactly what `findings` would print at that moment, each finding once.
-// Each poll opens a fresh read transaction, so the recorder never waits on the watcher.
+// Each poll copies only the newly committed rows into a private mirror in one short read transaction
+// (core/trace/trace_follower.h), so the recorder never waits on the watcher and the recording is read
+// once; the analysis then runs on the mirror.
 #include "cache_text.h"
 #include "command.h"
 
@@ -13,11 +15,15 @@
 #include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
+#include "core/trace/trace_follower.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 
+#include <stdlib.h>
+
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -44,6 +50,28 @@ std::string oneLine(const engine::Finding& f) {
     if (f.costNs) line += ", " + util::formatDuration(*f.costNs);
     return line;
 }
+
+// A private directory for the live mirror, removed with everything in it.
+class ScratchDir {
+public:
+    ScratchDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "compilescope-watch-XXXXXX").string();
+        if (::mkdtemp(tmpl.data())) m_dir = tmpl;
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        if (!m_dir.empty()) std::filesystem::remove_all(m_dir, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    std::string file(const std::string& name) const {
+        if (m_dir.empty()) throw trace::TraceError(trace::TraceErrorKind::Write, name, "cannot create a scratch directory");
+        return m_dir + "/" + name;
+    }
+
+private:
+    std::string m_dir;
+};
 
 class Watcher {
 public:
@@ -126,9 +154,15 @@ int runWatch(const std::vector<std::string>& args, CommandIo& io) {
     Watcher w(io, json);
     if (isLive(path)) {
         if (!json) io.err << "watching " << path << " while it is recorded (Ctrl-C detaches)\n";
+        // Each poll copies only the rows committed since the last one into a private mirror
+        // (trace_follower.h) and analyses the mirror: the recording is never read twice.
+        std::unique_ptr<trace::TraceFollower> follower;
+        const ScratchDir scratch;
         while (isLive(path)) {
             try {
-                auto reader = trace::TraceReader::open(path);
+                if (!follower) follower = std::make_unique<trace::TraceFollower>(path, scratch.file("mirror.cstrace"));
+                follower->poll();
+                auto reader = trace::TraceReader::open(follower->mirrorPath());
                 w.report(*engine::analyseTrace(*reader));
             } catch (const trace::TraceError&) {
                 // Being created, or mid-checkpoint: the next poll sees it.

@@ -112,6 +112,12 @@ MainWindow::MainWindow(QWidget* parent)
             m_status->setText(live ? QStringLiteral("Following %1 while it is recorded").arg(d->label)
                                    : QStringLiteral("Recording of %1 finished").arg(d->label));
     });
+    connect(m_loader, &TraceLoader::liveRefreshed, this, [this](int id, LiveRefresh r) {
+        if (TraceDocument* d = doc(id); d && r.generation > 0)
+            m_status->setText(QStringLiteral("Following %1 while it is recorded: %2 new rows in refresh %3, %4 read in %5")
+                                  .arg(d->label, groupedCount(r.rowsRead), QString::number(r.generation),
+                                       groupedCount(r.totalRowsRead), durationText(r.followingMs * 1000000)));
+    });
     connect(m_loader, &TraceLoader::analysesReady, this, [this](int id, AnalysesPtr a) {
         if (TraceDocument* d = doc(id)) d->analyses = std::move(a);
         refreshViews();

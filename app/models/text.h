@@ -12,6 +12,7 @@ namespace cs::gui {
 
 inline QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 inline QString durationText(std::int64_t ns) { return qs(util::formatDuration(ns)); }
+inline QString groupedCount(std::int64_t n) { return qs(util::formatCount(n)); }
 inline QString percentText(double fraction) { return QString::number(fraction * 100.0, 'f', 1) + QLatin1Char('%'); }
 // "compile", "module load", ...: the readable name of a cs_category code.
 QString categoryName(int category);

@@ -4,6 +4,7 @@
 #include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
+#include "core/trace/trace_follower.h"
 
 #include "core/ingest/import_files.h"
 
@@ -23,6 +24,7 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<TimelinePtr>();
     qRegisterMetaType<FindingsPtr>();
     qRegisterMetaType<AnalysesPtr>();
+    qRegisterMetaType<LiveRefresh>();
 }
 
 TraceLoader::~TraceLoader() {
@@ -117,48 +119,64 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         std::error_code ec;
         if (std::filesystem::is_regular_file(file, ec) && std::filesystem::file_size(file, ec) > 0 && !ec && !isSqliteFile(file))
             file = importForeign(file, docId);
-        auto reader = trace::TraceReader::open(file);
-        snapshot(*reader, 0, 80);
-        // A recording still in progress: take a fresh snapshot every refresh interval until the
-        // recorder is gone, then analyse the finished trace.
+        // The one analysis of the trace (core/engine/trace_analysis.h), over the summary just
+        // published: every view renders it, nothing is computed twice.
+        auto analyse = [&](const trace::TraceReader& reader, int from, int to) {
+            auto trace = engine::analyseTrace(reader, *lastSummary, {}, stageControl(from, to));
+            auto analyses = std::make_shared<Analyses>();
+            analyses->trace = trace;
+            analyses->cache = trace->cache;
+            if (trace->moduleLoads() > 0) analyses->modules = trace->modules;
+            analyses->invalidations = trace->invalidations;
+            if (cancel->load()) throw engine::LoadCancelled();
+            emit analysesReady(docId, analyses);
+            emit findingsReady(docId, std::shared_ptr<const std::vector<engine::Finding>>(trace, &trace->findings));
+        };
+        std::unique_ptr<trace::TraceReader> reader;
         if (isLiveRecording(file)) {
+            // A recording in progress is followed through a private mirror: each refresh copies only
+            // the rows committed since the last one (trace_follower.h), then the views and the
+            // analysis read the mirror, so findings appear while the job runs.
+            const std::string mirror =
+                m_imports->filePath(QStringLiteral("live-%1.cstrace").arg(docId)).toStdString();
+            trace::TraceFollower follower(file, mirror);
+            QElapsedTimer since;
+            since.start();
+            auto refresh = [&](int generation) {
+                QElapsedTimer took;
+                took.start();
+                const trace::TraceFollower::PollResult polled = follower.poll();
+                reader = trace::TraceReader::open(mirror);
+                snapshot(*reader, generation ? 80 : 0, 80);
+                emit liveRefreshed(docId, LiveRefresh{generation, polled.appendedRowsRead, polled.smallTableRowsRead,
+                                                      follower.totalAppendedRowsRead(), since.elapsed()});
+                analyse(*reader, 80, 80);
+                return took.elapsed();
+            };
             emit liveChanged(docId, true);
+            qint64 lastMs = refresh(0);
             int generation = 0;
-            qint64 lastMs = 0;  // how long the last snapshot took
             while (!cancel->load() && isLiveRecording(file)) {
                 // Never busier than reading half the time: a big trace is refreshed less often.
                 const qint64 pause = std::max<qint64>(m_liveRefreshMs, lastMs);
                 for (qint64 waited = 0; waited < pause && !cancel->load(); waited += 20) QThread::msleep(20);
                 if (cancel->load()) throw engine::LoadCancelled();
                 try {
-                    // A new connection: it also survives the recorder finalizing the file.
-                    QElapsedTimer took;
-                    took.start();
-                    auto fresh = trace::TraceReader::open(file);
-                    emit progress(docId, 80, QStringLiteral("live: refresh %1").arg(++generation));
-                    snapshot(*fresh, 80, 80);
-                    reader = std::move(fresh);
-                    lastMs = took.elapsed();
+                    emit progress(docId, 80, QStringLiteral("live: refresh %1").arg(generation + 1));
+                    lastMs = refresh(++generation);
                 } catch (const trace::TraceError&) {
-                    // The file is mid-checkpoint or being finalized: the next refresh will see it.
+                    // The recording is mid-checkpoint or being finalized: the next refresh will see it.
                 }
             }
             reader = trace::TraceReader::open(file);  // the finished trace, indexes and all
             snapshot(*reader, 80, 80);
             emit liveChanged(docId, false);
+            std::filesystem::remove(mirror, ec);  // a copy of the whole recording: not kept
+        } else {
+            reader = trace::TraceReader::open(file);
+            snapshot(*reader, 0, 80);
         }
-        // The one analysis of the trace (core/engine/trace_analysis.h), over the summary just
-        // published: every view renders it, nothing is computed twice.
-        auto trace = engine::analyseTrace(*reader, *lastSummary, {}, stageControl(80, 100));
-        auto analyses = std::make_shared<Analyses>();
-        analyses->trace = trace;
-        analyses->cache = trace->cache;
-        if (trace->moduleLoads() > 0) analyses->modules = trace->modules;
-        analyses->invalidations = trace->invalidations;
-        if (cancel->load()) throw engine::LoadCancelled();
-        emit analysesReady(docId, analyses);
-        auto findings = std::shared_ptr<const std::vector<engine::Finding>>(trace, &trace->findings);
-        emit findingsReady(docId, findings);
+        analyse(*reader, 80, 100);
         emit progress(docId, 100, QStringLiteral("done"));
     } catch (const engine::LoadCancelled&) {
         // finished(docId, true) tells the window; nothing half-built was published.

@@ -10,9 +10,11 @@
 // first paint of the timeline it publishes.
 //
 // Live recordings: a trace that a running `compilescope record` is still writing (listed in the
-// live registry) is followed: the timeline and the summary are published again every refresh
-// interval from a fresh read of the committed rows (SQLite's WAL lets a reader see them while the
-// recorder writes), and the analyses and findings run once the recording has finished.
+// live registry) is followed incrementally: every refresh interval, the rows committed since the last
+// refresh are copied into a private mirror (core/trace/trace_follower.h; SQLite's WAL lets a reader
+// see them while the recorder writes), and the timeline, the summary, the analyses and the findings
+// are published again from the mirror, so findings appear while the job runs. When the recorder has
+// finished, the finished trace itself is read and analysed once more.
 //
 // Foreign files: a file that is not a trace (a Warp log, a TEF file, a Julia printout, an nvcc --time
 // CSV) is imported first, with the same sniffing as `compilescope import`, into a temporary trace
@@ -25,6 +27,7 @@
 #include <QString>
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,6 +36,16 @@ class QThread;
 class QTemporaryDir;
 
 namespace cs::gui {
+
+// What one refresh of a live recording read (liveRefreshed): the rows of the appended tables are
+// exactly the rows committed since the refresh before.
+struct LiveRefresh {
+    int generation = 0;                  // 0: the first snapshot
+    std::int64_t rowsRead = 0;           // new rows copied from the appended tables
+    std::int64_t smallTableRowsRead = 0;  // sessions, tracks, stats and meta, re-read whole
+    std::int64_t totalRowsRead = 0;      // rowsRead over every refresh so far
+    std::int64_t followingMs = 0;        // since following started
+};
 
 class TraceLoader : public QObject {
     Q_OBJECT
@@ -44,9 +57,9 @@ public:
     int load(const QString& path);
     void cancel(int docId);
     bool isRunning(int docId) const { return m_jobs.count(docId) != 0; }
-    // How often a trace that is still being recorded is read again (default 1 s; never more often
-    // than one snapshot takes to read, so following a big recording stays at most half busy).
-    // Set before load().
+    // How often a trace that is still being recorded is read again (default 250 ms, so a commit shows
+    // within a second; never more often than one refresh takes, so following a big recording stays at
+    // most half busy). Set before load().
     void setLiveRefreshMs(int ms) { m_liveRefreshMs = ms; }
     // Whether a recorder listed in the live registry is writing `trace` right now.
     static bool isLiveRecording(const std::string& trace);
@@ -61,6 +74,8 @@ signals:
     // A live recording: true when following starts (timelineReady / summaryReady then come again
     // after each refresh), false when the recorder has finished and the last snapshot is out.
     void liveChanged(int docId, bool live);
+    // After each snapshot of a live recording (before its analyses): what the refresh read.
+    void liveRefreshed(int docId, cs::gui::LiveRefresh refresh);
     void finished(int docId, bool cancelled);
 
 private:
@@ -76,7 +91,9 @@ private:
     std::map<int, Job> m_jobs;
     std::unique_ptr<QTemporaryDir> m_imports;  // traces imported from foreign files
     int m_nextId = 1;
-    std::atomic<int> m_liveRefreshMs{1000};
+    std::atomic<int> m_liveRefreshMs{250};
 };
 
 }  // namespace cs::gui
+
+Q_DECLARE_METATYPE(cs::gui::LiveRefresh)

@@ -1,5 +1,7 @@
 #include "core/engine/trace_losses.h"
 
+#include "core/util/units.h"
+
 #include "core/util/saturating.h"
 
 #include <algorithm>
@@ -12,14 +14,7 @@ bool informational(const std::string& name) { return name == "recovered_after_ex
 
 bool eventLoss(const std::string& name) { return name.rfind("dropped_", 0) == 0 || name == "lost_at_exit" || name == "discarded_bytes"; }
 
-std::string thousands(std::int64_t n) {
-    std::string s = std::to_string(n), out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i && (s.size() - i) % 3 == 0 && s[i - 1] != '-') out += ',';
-        out += s[i];
-    }
-    return out;
-}
+std::string thousands(std::int64_t n) { return util::formatCount(n); }
 
 struct Meaning {
     std::string mechanism, fix;

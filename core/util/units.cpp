@@ -32,4 +32,13 @@ std::string formatBytes(std::int64_t bytes) {
     return threeDigits(b / (1024.0 * 1024 * 1024), "GiB");
 }
 
+std::string formatCount(std::int64_t n) {
+    std::string s = std::to_string(n), out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i && (s.size() - i) % 3 == 0 && s[i - 1] != '-') out += ',';
+        out += s[i];
+    }
+    return out;
+}
+
 }  // namespace cs::util

@@ -10,5 +10,7 @@ namespace cs::util {
 std::string formatDuration(std::int64_t ns);
 // 1536 -> "1.5 KiB"
 std::string formatBytes(std::int64_t bytes);
+// 1547576 -> "1,547,576"
+std::string formatCount(std::int64_t n);
 
 }  // namespace cs::util

@@ -11,7 +11,8 @@
  *   collector_job every            calls every event function of compilescope.h once
  *   collector_job exit CODE        records 5 spans and exits with CODE
  *   collector_job recompiles FILE MS  a program compiled at step 1 and again at step 2 (its key's
- *                                  shape moved), then waits MS milliseconds and creates FILE
+ *                                  shape moved), writes the time of that flush to FILE.flushed,
+ *                                  then waits MS milliseconds and creates FILE
  */
 #define CS_ENABLED 1
 #include <compilescope/compilescope.h>
@@ -164,6 +165,16 @@ static int recompiles(const char* doneFile, long waitMs) {
         cs_cache_lookup l = {CS_NOW, cache, program, handle, CS_VERDICT_MISS, 2000000, 0, CS_THREAD_TRACK, step, key, 1, 0, NULL};
         cs_cache_lookup_record(&l);
         cs_flush();
+    }
+    /* When the recompile left this process (CLOCK_MONOTONIC ns), for the watch latency test. */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    char flushed[4096];
+    snprintf(flushed, sizeof flushed, "%s.flushed", doneFile);
+    FILE* t = fopen(flushed, "w");
+    if (t) {
+        fprintf(t, "%lld\n", (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+        fclose(t);
     }
     struct timespec w = {waitMs / 1000, (waitMs % 1000) * 1000000L};
     nanosleep(&w, NULL);

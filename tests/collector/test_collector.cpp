@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <ctime>
 #include <cstring>
 #include <cstdlib>
 #include <cstdio>
@@ -370,6 +371,7 @@ TEST(Watch, PrintsARecompileWhileTheJobRunsThenTheVerdict) {
     ASSERT_NE(p, nullptr);
     std::string all;
     bool recompileSeen = false, jobWasRunning = false;
+    std::int64_t printedNs = 0;
     char buf[4096];
     while (std::fgets(buf, sizeof buf, p)) {
         std::string line = buf;
@@ -377,11 +379,18 @@ TEST(Watch, PrintsARecompileWhileTheJobRunsThenTheVerdict) {
         if (!recompileSeen && line.find("gradient") != std::string::npos && line.rfind("[", 0) == 0) {
             recompileSeen = true;
             jobWasRunning = !std::filesystem::exists(done);
+            timespec now{};
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            printedNs = static_cast<std::int64_t>(now.tv_sec) * 1000000000LL + now.tv_nsec;
         }
     }
     int st = ::pclose(p);
     ASSERT_TRUE(recompileSeen) << all;
     EXPECT_TRUE(jobWasRunning) << "the finding came only after the job ended:\n" << all;
+    // Within 1 s of the recompile leaving the job (so within 1 s of its commit, which comes after).
+    const std::int64_t flushedNs = std::stoll(cs::test::readFile(done + ".flushed"));
+    EXPECT_LT(printedNs - flushedNs, 1000000000LL) << "printed " << (printedNs - flushedNs) / 1000000 << " ms after the flush";
+    std::printf("[ measure ] recompile printed %lld ms after the job flushed it\n", static_cast<long long>((printedNs - flushedNs) / 1000000));
     EXPECT_NE(all.find("100x64"), std::string::npos) << "the line names what moved:\n" << all;
     EXPECT_NE(all.find("job ended: acceptance fail"), std::string::npos) << all;
     EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 1);
