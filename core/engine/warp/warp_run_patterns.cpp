@@ -80,7 +80,7 @@ Cause likelyCause(const ModuleReport& r, const ModuleLoad& slow, std::int64_t th
                     "of the "
                     "process; split very large modules."};
         return {
-            "most likely the CUDA driver compiling PTX at load" + versions +
+            "the CUDA driver compiling PTX at load" + versions +
                 ": Warp caches PTX when the driver "
                 "is at least as new as its toolkit, and a cached load hands that PTX to the driver, which "
                 "compiles it for the GPU unless its own compute cache (~/.nv/ComputeCache) holds the result",
