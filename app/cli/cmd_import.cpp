@@ -16,6 +16,8 @@ int runImport(const std::vector<std::string>& args, CommandIo& io) {
         } else if (a == "--format") {
             if (++i >= args.size()) return usageError(io, "import", "--format needs an importer id");
             req.forcedFormat = args[i];
+        } else if (a == "--join-sessions") {
+            req.joinSessions = true;
         } else if (a == "--force") {
             req.overwrite = true;
         } else if (a == "--list-formats") {
@@ -40,6 +42,8 @@ int runImport(const std::vector<std::string>& args, CommandIo& io) {
     for (const auto& f : files) {
         io.out << f.path << ": " << f.importerId << ", " << f.summary.records << " records";
         if (f.summary.malformed) io.out << ", " << f.summary.malformed << " malformed (see 'compilescope info')";
+        if (f.summary.unrecognised)
+            io.out << ", " << f.summary.unrecognised << " lines not " << f.importerId << " (see 'compilescope info')";
         io.out << "\n";
     }
     io.out << "wrote " << req.output << "\n";
@@ -49,11 +53,13 @@ int runImport(const std::vector<std::string>& args, CommandIo& io) {
 
 Command importCommand() {
     return {"import", "import other tools' files (format sniffed) into a new trace",
-            "Usage: compilescope import FILE... -o OUTPUT.cstrace [--format ID] [--force]\n"
+            "Usage: compilescope import FILE... -o OUTPUT.cstrace [--format ID] [--join-sessions] [--force]\n"
             "       compilescope import --list-formats\n\n"
             "Each FILE's format is recognised from its content; --format forces one importer for all.\n"
-            "Each file becomes one session. Unusable lines are counted in the trace's stats table, never\n"
-            "fatal. An existing OUTPUT is kept unless --force is given.\n",
+            "A forced importer counts every line it cannot use (stat unrecognised_line).\n"
+            "Each file becomes one session; --join-sessions reads the files as consecutive fragments of one\n"
+            "run, in one session. Unusable lines are counted in the trace's stats table, never fatal. An\n"
+            "existing OUTPUT is kept unless --force is given.\n",
             runImport};
 }
 

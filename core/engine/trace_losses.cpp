@@ -42,6 +42,11 @@ Meaning meaningOf(const Loss& l) {
     if (l.name == "malformed_record")
         return {"Lines or records of the input could not be read and were skipped (first example: " + l.detail + ").",
                 "Check that the file is complete and in a format `compilescope import --list-formats` names."};
+    if (l.name == "unrecognised_line")
+        return {"The file was read with a forced importer (--format " + l.source + ") and " + thousands(l.count) +
+                    " of its lines are not that format, so nothing was taken from them (first: " + l.detail + ").",
+                "Check the file is the tool's output; import it without --format to let its content choose the "
+                "importer (`compilescope import --list-formats`)."};
     return {"The " + l.source + " stage skipped " + thousands(l.count) + " item(s) (" + l.name + ")" +
                 (l.detail.empty() ? "." : "; first example: " + l.detail + "."),
             "See the stats table (`compilescope info`) for the first example; the rest of the trace is unaffected."};

@@ -5,7 +5,9 @@
 #include "core/trace/reader.h"
 #include "core/util/utf8.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 
 namespace cs::ingest {
@@ -60,6 +62,8 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
     trace::TraceWriter writer(request.output,
                               {.overwrite = request.overwrite, .creator = "compilescope import", .bulkImport = true});
     std::vector<ImportedFile> results;
+    std::optional<std::int64_t> joined;  // the one session of --join-sessions
+    std::int64_t joinedEnd = 0;
     for (size_t i = 0; i < request.inputs.size(); ++i) {
         const auto& path = request.inputs[i];
         const Importer* imp = chosen[i];
@@ -68,17 +72,30 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
             results.push_back({path, "cstrace", mergeTrace(*source, writer)});
             continue;
         }
-        auto session = writer.addSession({.runtime = writer.intern("import:" + std::string(imp->id())),
-                                          .source = writer.intern(path),
-                                          .clock = writer.intern("relative"),
-                                          .startNs = 0});
+        std::int64_t session = 0;
+        if (joined) {
+            session = *joined;
+        } else {
+            session = writer.addSession({.runtime = writer.intern("import:" + std::string(imp->id())),
+                                         .source = writer.intern(request.joinSessions ? "joined: " + path : path),
+                                         .clock = writer.intern("relative"),
+                                         .startNs = 0});
+            if (request.joinSessions) joined = session;
+        }
         std::ifstream in(path, std::ios::binary);
         if (!in) throw ImportError(path + ": cannot open for reading");
         ImportContext ctx{writer, session, std::filesystem::path(path).filename().string()};
+        ctx.forced = !request.forcedFormat.empty();
+        ctx.baseNs = joined ? joinedEnd : 0;
         ImportSummary summary = imp->run(in, ctx);
-        writer.endSession(session, summary.lastNs, std::nullopt);
+        if (joined) {
+            joinedEnd = std::max(joinedEnd, summary.lastNs);
+        } else {
+            writer.endSession(session, summary.lastNs, std::nullopt);
+        }
         results.push_back({path, std::string(imp->id()), summary});
     }
+    if (joined) writer.endSession(*joined, joinedEnd, std::nullopt);
     writer.finalize();
     return results;
 }

@@ -17,6 +17,11 @@ struct ImportRequest {
     std::string output;
     std::string forcedFormat;  // importer id, or "" to sniff
     bool overwrite = false;
+    // All foreign files become ONE session, read as consecutive fragments of one run (a log split across
+    // files, or pasted in parts): per-run analyses (many small modules, repeated loads) then count the
+    // run once. Clock-less importers continue their synthetic clock from the previous file's end.
+    // `.cstrace` inputs keep their own sessions either way.
+    bool joinSessions = false;
 };
 
 struct ImportedFile {

@@ -22,14 +22,23 @@ struct ImportContext {
     trace::TraceWriter& writer;
     std::int64_t sessionId;
     std::string sourceName;  // file name for messages, e.g. "warp.log"
+    // The user chose this importer (--format), so the file was not recognised by its content: lines it
+    // cannot use may be the whole file and are counted (stat unrecognised_line) rather than ignored.
+    bool forced = false;
+    // Where a clock-less importer starts its synthetic clock: the end of the previous file when several
+    // files are joined into one session (import --join-sessions), else 0.
+    std::int64_t baseNs = 0;
 
     // Counts one unusable input record; `where` is a position ("line 12"), `why` the reason.
     void malformed(std::string_view where, std::string_view why, std::string_view source);
+    // Counts `count` lines that are not this format at all (see `forced`); `first` is the first of them.
+    void unrecognised(std::int64_t count, std::string_view first, std::string_view source);
 };
 
 struct ImportSummary {
     std::int64_t records = 0;    // facts written
     std::int64_t malformed = 0;  // input records counted in stats instead
+    std::int64_t unrecognised = 0;  // lines a forced importer could not use, counted in stats too
     std::int64_t firstNs = 0, lastNs = 0;  // time range covered, for the session's start/end
 };
 

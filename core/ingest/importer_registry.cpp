@@ -7,6 +7,10 @@ void ImportContext::malformed(std::string_view where, std::string_view why, std:
     writer.addStat(sessionId, "malformed_record", source, 1, detail);
 }
 
+void ImportContext::unrecognised(std::int64_t count, std::string_view first, std::string_view source) {
+    if (count > 0) writer.addStat(sessionId, "unrecognised_line", source, count, sourceName + " " + std::string(first));
+}
+
 const ImporterRegistry& ImporterRegistry::builtin() {
     static const ImporterRegistry registry = [] {
         ImporterRegistry r;

@@ -123,6 +123,8 @@ TEST_P(WarpDiagnosisGolden, ProducesExactlyItsFinding) {
     auto trace = buildTrace(fixtureRoot() / c.dir, tmp);
     auto reader = cs::trace::TraceReader::open(trace);
     auto findings = cs::engine::warp::analyseWarpModules(*reader);
+    // Runs related by identity (cold / warm) are information beside the mechanism, not a second one.
+    std::erase_if(findings, [](const cs::engine::Finding& f) { return f.kind == "warp.runs_related"; });
     if (c.kind) {
         ASSERT_EQ(findings.size(), 1u) << c.dir;
         EXPECT_EQ(findings[0].kind, c.kind);

@@ -1,5 +1,9 @@
 #include "core/engine/warp/warp_diagnosis.h"
 
+#include "core/engine/warp/warp_evidence.h"
+#include "core/engine/warp/warp_hash_patterns.h"
+#include "core/engine/warp/warp_run_patterns.h"
+
 #include "core/formats/warp_log_lines.h"
 #include "core/trace/reader.h"
 #include "core/util/saturating.h"
@@ -16,52 +20,7 @@ namespace cs::engine::warp {
 namespace {
 using K = IdentityChange::Kind;
 
-std::string ms(std::int64_t ns) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(ns) / 1e6);
-    return buf;
-}
-
-const ModuleLoad* loadById(const ModuleSummary& m, std::int64_t id) {
-    for (const auto& l : m.loads)
-        if (l.id == id) return &l;
-    return nullptr;
-}
-
-std::string resultName(int r) {
-    switch (r) {
-    case CS_MODULE_COMPILED: return "compiled";
-    case CS_MODULE_CACHED: return "cached";
-    case CS_MODULE_ERROR: return "error";
-    default: return "loaded";
-    }
-}
-
-Evidence loadEvidence(const ModuleSummary& m, std::int64_t loadId, const std::string& extra = {}) {
-    const ModuleLoad* l = loadById(m, loadId);
-    std::string note = m.name;
-    if (l) {
-        note += " " + (l->hash.empty() ? std::string("(no hash)") : shortHash(l->hash));
-        if (!l->device.empty()) note += " " + l->device;
-        if (l->blockDim) note += " block_dim=" + std::to_string(*l->blockDim);
-        note += " " + resultName(l->result) + " " + ms(l->durNs.value_or(0));
-        if (!l->origin.empty()) note += " (" + l->origin + ")";
-    }
-    if (!extra.empty()) note += "; " + extra;
-    return {"module_loads", loadId, note};
-}
-
-// Sets the finding's timeline range from its evidence rows.
-void setRange(Finding& f, const ModuleSummary& m) {
-    for (const auto& e : f.evidence) {
-        const ModuleLoad* l = loadById(m, e.rowId);
-        if (!l || !l->startNs) continue;
-        std::int64_t end = util::satAdd(*l->startNs, l->durNs.value_or(0));
-        if (!f.startNs || *l->startNs < *f.startNs) f.startNs = *l->startNs;
-        if (!f.endNs || end > *f.endNs) f.endNs = end;
-    }
-    f.sessionId = m.sessionId;
-}
+std::string ms(std::int64_t ns) { return formatMs(ns); }
 
 std::string changeText(const IdentityChange& c) {
     std::string s = changeKindName(c.kind);
@@ -133,7 +92,9 @@ std::string readable(std::string kind) {
 // Several hashes of one name, device and block_dim. Each superseded identity's compiled time is the
 // cost: had the final identity been built first, none of the earlier builds was needed. Findings are
 // grouped per mechanism so one module can carry, say, both a late option and a late kernel.
-void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
+// `churned`: names already reported in an earlier session. A later run that only loads the same hashes
+// from cache repeats nothing new at 0 ns, so it is not reported again.
+void churnFindings(const ModuleSummary& m, std::set<std::string>& churned, std::vector<Finding>& out) {
     std::map<std::string, Finding> byKind;
     for (const auto& d : m.diffs) {
         const Identity &from = m.identities[d.from], &to = m.identities[d.to];
@@ -160,11 +121,13 @@ void churnFindings(const ModuleSummary& m, std::vector<Finding>& out) {
         std::set<std::string> hashes;
         for (const auto& d : m.diffs)
             if (diffMechanism(d) == kind) hashes.insert(m.identities[d.from].hash), hashes.insert(m.identities[d.to].hash);
+        if (f.costNs.value_or(0) == 0 && churned.count(m.name)) continue;
         f.title = "module " + m.name + " built under " + std::to_string(hashes.size()) + " hashes (" +
                   readable(kind) + ")";
         setRange(f, m);
         out.push_back(std::move(f));
     }
+    if (!byKind.empty()) churned.insert(m.name);
 }
 
 // Several block_dims of one name and device, each compiled. The first block_dim's build is needed;
@@ -204,7 +167,24 @@ std::string identityKey(const std::string& name, const Identity& id) {
 }
 
 // Cache reuse across sessions (a warm run) and within one (compiled twice), and repeated loads.
-void reuseFindings(const ModuleReport& r, std::vector<Finding>& out) {
+// "loaded twice" / "loaded 3 times"
+std::string times(int n) { return n == 2 ? "twice" : std::to_string(n) + " times"; }
+
+// The repeated-loads title counts per identity: "6 identities each loaded twice", never the sum of
+// repeats as if they were one identity's.
+std::string repeatsTitle(const std::string& name, const std::vector<int>& loadsPerIdentity) {
+    const int first = loadsPerIdentity.front();
+    bool uniform = std::all_of(loadsPerIdentity.begin(), loadsPerIdentity.end(), [&](int n) { return n == first; });
+    if (loadsPerIdentity.size() == 1) return "module " + name + " loaded " + times(first) + " under one identity";
+    std::string ids = std::to_string(loadsPerIdentity.size()) + " identities";
+    if (uniform) return "module " + name + ": " + ids + " each loaded " + times(first);
+    int repeats = 0, most = 0;
+    for (int n : loadsPerIdentity) repeats += n - 1, most = std::max(most, n);
+    return "module " + name + ": " + ids + " loaded again (" + std::to_string(repeats) + " repeat loads, up to " +
+           times(most) + " each)";
+}
+
+void reuseFindings(const ModuleReport& r, const std::set<const ModuleSummary*>& cycling, std::vector<Finding>& out) {
     std::set<std::string> seenEarlier;  // identities of earlier sessions
     std::int64_t currentSession = -1;
     std::set<std::string> thisSession;
@@ -216,7 +196,9 @@ void reuseFindings(const ModuleReport& r, std::vector<Finding>& out) {
         }
         Finding cache, repeats;
         cache.costNs = repeats.costNs = 0;
+        std::vector<int> loadsPerIdentity;  // of identities loaded again
         for (const auto& id : m.identities) {
+            int repeatsHere = 0;
             auto key = identityKey(m.name, id);
             thisSession.insert(key);
             bool warm = seenEarlier.count(key) > 0;
@@ -235,10 +217,13 @@ void reuseFindings(const ModuleReport& r, std::vector<Finding>& out) {
                 } else if (!firstLoad && l->result != CS_MODULE_ERROR) {
                     *repeats.costNs = util::satAdd(*repeats.costNs, ns);
                     repeats.evidence.push_back(loadEvidence(m, loadId, "same identity loaded again"));
+                    ++repeatsHere;
                 }
                 firstLoad = false;
             }
+            if (repeatsHere) loadsPerIdentity.push_back(repeatsHere + 1);
         }
+        if (cycling.count(&m)) repeats.evidence.clear();  // the hash-cycle finding explains these reloads
         if (!cache.evidence.empty()) {
             cache.kind = "warp.cache_not_reused";
             cache.title = "module " + m.name + " compiled although its identity was built before (cache not reused)";
@@ -254,9 +239,8 @@ void reuseFindings(const ModuleReport& r, std::vector<Finding>& out) {
         }
         if (!repeats.evidence.empty()) {
             repeats.kind = "warp.repeated_loads";
-            repeats.title = "module " + m.name + " loaded " + std::to_string(repeats.evidence.size() + 1) +
-                            " times under one identity";
-            repeats.mechanism = "One identity was loaded more than once in one run. Warp keeps a loaded module "
+            repeats.title = repeatsTitle(m.name, loadsPerIdentity);
+            repeats.mechanism = "The same identity was loaded more than once in one run. Warp keeps a loaded module "
                                 "until it is unloaded, so each repeat means the module (or a module it references, "
                                 "whose reload unloads its dependents) was unloaded and loaded again, or several "
                                 "processes wrote to the same log.";
@@ -493,17 +477,31 @@ void lookupRaceFinding(const ModuleReport& r, std::int64_t session, std::vector<
 
 std::vector<Finding> diagnoseModules(const ModuleReport& report) {
     std::vector<Finding> out;
+    std::set<std::string> churned;
+    std::set<const ModuleSummary*> cycling;
     for (const auto& m : report.modules) {
-        churnFindings(m, out);
+        // A cycle or a rise is the specific form of this module's churn: it replaces the churn finding.
+        if (auto cycle = findHashCycle(m)) {
+            hashCycleFinding(m, *cycle, out);
+            cycling.insert(&m);
+        } else if (auto rising = findRisingBuilds(m)) {
+            risingBuildsFinding(m, *rising, out);
+            churned.insert(m.name);
+        } else {
+            churnFindings(m, churned, out);
+        }
+        uniqueNameMismatchFinding(m, out);
         blockDimFindings(m, out);
         linkFindings(m, out);
     }
-    reuseFindings(report, out);
+    reuseFindings(report, cycling, out);
+    relatedRunsFindings(report, out);
     std::set<std::int64_t> sessions(report.sessions.begin(), report.sessions.end());
     for (const auto& [s, c] : report.counters) sessions.insert(s);
     for (const auto& lf : report.lookupFailures) sessions.insert(lf.sessionId);
     for (auto s : sessions) {
         smallModuleFindings(report, s, out);
+        slowCacheHitFindings(report, s, out);
         overlapFinding(report, s, out);
         probeFindings(report, s, out);
         lookupRaceFinding(report, s, out);

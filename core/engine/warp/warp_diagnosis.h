@@ -11,7 +11,8 @@
 //       cost = every build but the first block_dim's
 //   an identity compiled in a later session after an earlier one had it, or compiled twice in one
 //       session, or a probe's warm pass > 25% of cold -> cache not reused (CS-2)
-//   an identity loaded again (cached) in one session -> repeated loads; cost = the repeats
+//   an identity loaded again (cached) in one session -> repeated loads, counted per identity; cost =
+//       the repeats
 //   >= 4 modules of one package on one device, each built once, one kernel or unknown -> many
 //       small modules (CS-4); cost ~ (n - 1) x the cheapest build (the fixed per-module floor)
 //   >= 2 modules named "<kernel>_<hash8>" -> module="unique" on stable kernels (CS-9); same cost
@@ -19,6 +20,9 @@
 //       a probe overlap_factor <= 1.15) -> builds not overlapped (CS-13); cost = sum - max, the
 //       most overlap could save
 //   LTO artifacts and > 50% of module time outside the native compiler -> link-dominated (CS-7)
+//   a hash cycle or compile time rising with each hash -> their own findings instead of churn
+//       (warp_hash_patterns.h), a unique module's hash unlike its name, a slow cache hit and runs
+//       related by identity (warp_run_patterns.h)
 // Costs are estimates from the recorded durations and say so. Nothing here fires on a trace where
 // every module was built once, cached loads are not repeated, and no scheduling evidence exists.
 #pragma once

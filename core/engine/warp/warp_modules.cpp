@@ -200,6 +200,13 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                                                  .sessionId = trace::colInt(st, 1),
                                                  .mode = name.substr(15, name.size() - 22)});
                  });
+    reader.query("SELECT t.session_id, k.str, a.value FROM spans sp JOIN tracks t ON t.id = sp.track_id "
+                 "JOIN strings n ON n.id = sp.name_sid JOIN span_args a ON a.span_id = sp.id "
+                 "JOIN strings k ON k.id = a.key_sid WHERE sp.category = " + std::to_string(CS_CAT_INIT) +
+                     " AND n.str LIKE 'Warp%initialized' ORDER BY sp.id, a.rowid",
+                 [&](sqlite3_stmt* st) {
+                     r.banners[trace::colInt(st, 0)][trace::colText(st, 1)] = trace::colText(st, 2);
+                 });
     for (auto& f : r.lookupFailures) {
         reader.query("SELECT k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = " +
                          std::to_string(f.spanId),

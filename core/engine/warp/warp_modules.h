@@ -89,6 +89,9 @@ struct ModuleReport {
     // Counters of the Warp importers, per session: scope "warp.probe" / "warp.log" -> name -> value.
     std::map<std::int64_t, std::map<std::string, std::int64_t>> counters;
     std::vector<LookupFailure> lookupFailures{};
+    // The last Warp init banner of each session: its arguments (version, cuda_toolkit, driver,
+    // git_commit, peer_access, kernel_cache, device <alias>, ...), as the log importer stored them.
+    std::map<std::int64_t, std::map<std::string, std::string>> banners{};
     std::int64_t loadCount = 0;
 };
 

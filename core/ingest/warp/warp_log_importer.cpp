@@ -2,6 +2,7 @@
 
 #include "core/formats/text_util.h"
 #include "core/formats/warp_log_lines.h"
+#include "core/util/utf8.h"
 
 #include <map>
 #include <string>
@@ -13,20 +14,32 @@ namespace {
 using warp::LineKind;
 using warp::WarpLine;
 
-// The init banner spans several lines; this collects it until its last item.
+// The init banner spans several lines; this collects it until its last item. `section` tells a quoted
+// line apart: under "Devices:" it names a device, under "CUDA peer access:" it is a row of the access
+// matrix (both print `     "cuda:0"   : ...`).
 struct Banner {
+    enum class Section { Header, Devices, PeerAccess };
     bool open = false;
     bool awaitingCachePath = false;
+    Section section = Section::Header;
     std::string title;
     std::vector<std::pair<std::string, std::string>> args;
 };
 
-// Banner items, every release: "Warp 1.9.1 initialized:" (or "Warp initialized:" before 0.6),
-// "CUDA Toolkit 12.8, Driver 12.9" (0.9-1.0: "CUDA Toolkit: 11.5, Driver: 12.0"), "Devices:",
-// `"cuda:0"   : "NVIDIA H100" (80 GiB, sm_90, mempool enabled)` (0.9: `"cuda:0" | NVIDIA H100 (sm_90)`),
-// "Kernel cache:" + path on the next
-// line (older: on the same line). Returns false when the line is not part of the banner.
+// Banner items, every release (warp/_src/context.py `Runtime.__init__`, the `greeting` list):
+//   "Warp 1.9.1 initialized:" (or "Warp initialized:" before 0.6)
+//   "Git commit: <sha>"                                  (development builds)
+//   "CUDA Toolkit 12.8, Driver 12.9" (0.9-1.0: "CUDA Toolkit: 11.5, Driver: 12.0"), or instead one of
+//   "CUDA not enabled in this build" / "CUDA driver not found or failed to initialize" /
+//   "CUDA devices not available" / "CUDA Toolkit 12.8, CUDA driver not available (NVRTC ...)"
+//   "Devices:" then `"cuda:0"   : "NVIDIA H100" (80 GiB, sm_90, mempool enabled)`
+//       (0.9: `"cuda:0" | NVIDIA H100 (sm_90)`; a non-primary context: `: Non-primary context on ...`)
+//   "CUDA peer access:" (two or more GPUs) then "Supported fully (all-directional)" / "Not supported" /
+//       "Supported partially (see access matrix)" followed by one `"cuda:0"   : [1, 1, 0]` row per GPU
+//   "Kernel cache:" + path on the next line (older: on the same line).
+// Returns false when the line is not part of the banner.
 bool bannerLine(std::string_view body, Banner& b) {
+    using Section = Banner::Section;
     if (startsWith(body, "Warp ") && body.size() > 13 && body.substr(body.size() - 13) == " initialized:") {
         b = Banner{};
         b.open = true;
@@ -41,6 +54,10 @@ bool bannerLine(std::string_view body, Banner& b) {
         b.open = false;  // the cache path is the banner's last item
         return true;
     }
+    if (startsWith(body, "Git commit:")) {
+        b.args.emplace_back("git_commit", std::string(trim(body.substr(11))));
+        return true;
+    }
     if (startsWith(body, "CUDA Toolkit")) {
         auto f = splitTrimmed(body.substr(12), ',');
         auto value = [](std::string_view s) {
@@ -50,6 +67,7 @@ bool bannerLine(std::string_view body, Banner& b) {
         };
         b.args.emplace_back("cuda_toolkit", value(f[0]));
         if (f.size() > 1 && startsWith(f[1], "Driver")) b.args.emplace_back("driver", value(f[1].substr(6)));
+        else if (f.size() > 1) b.args.emplace_back("cuda", std::string(f[1]));
         return true;
     }
     if (startsWith(body, "Kernel cache:")) {
@@ -62,8 +80,20 @@ bool bannerLine(std::string_view body, Banner& b) {
         }
         return true;
     }
-    if (body == "Devices:" || startsWith(body, "CUDA ") || startsWith(body, "Git commit:") ||
-        startsWith(body, "Supported") || startsWith(body, "Not supported")) {
+    if (body == "Devices:") {
+        b.section = Section::Devices;
+        return true;
+    }
+    if (body == "CUDA peer access:") {
+        b.section = Section::PeerAccess;
+        return true;
+    }
+    if (b.section == Section::PeerAccess && (startsWith(body, "Supported") || startsWith(body, "Not supported"))) {
+        b.args.emplace_back("peer_access", std::string(body));
+        return true;
+    }
+    if (startsWith(body, "CUDA ")) {  // no usable CUDA: the reason replaces the toolkit line
+        b.args.emplace_back("cuda", std::string(body));
         return true;
     }
     if (startsWith(body, "\"")) {
@@ -71,7 +101,9 @@ bool bannerLine(std::string_view body, Banner& b) {
         // `"cuda:0"   : "<name>" (...)`; before 1.0 `"cuda:0" | <name> (sm_86)`
         auto colon = body.find_first_of(":|", close == std::string_view::npos ? 0 : close);
         if (close != std::string_view::npos && colon != std::string_view::npos) {
-            b.args.emplace_back("device " + std::string(body.substr(1, close - 1)), std::string(trim(body.substr(colon + 1))));
+            std::string alias(body.substr(1, close - 1));
+            b.args.emplace_back((b.section == Section::PeerAccess ? "peer_access " : "device ") + alias,
+                                std::string(trim(body.substr(colon + 1))));
             return true;
         }
     }
@@ -103,7 +135,9 @@ ImportSummary WarpLogImporter::run(std::istream& in, ImportContext& ctx) const {
     auto& w = ctx.writer;
     const std::int64_t track = w.addTrack({.sessionId = ctx.sessionId, .kind = CS_TRACK_RUNTIME,
                                            .name = w.intern("warp modules")});
-    std::int64_t clock = 0;       // synthetic: loads laid end to end (see the header)
+    std::int64_t clock = ctx.baseNs;  // synthetic: loads laid end to end (see the header)
+    std::int64_t unrecognised = 0;
+    std::string firstUnrecognised;
     std::int64_t entryMarkers = 0;
     std::map<std::string, std::int64_t> openEntries;  // "name hash device block_dim" -> start
     std::vector<WarpLine> pendingCompiles;
@@ -141,7 +175,12 @@ ImportSummary WarpLogImporter::run(std::istream& in, ImportContext& ctx) const {
         }
         WarpLine l = warp::parseWarpLine(line);
         switch (l.kind) {
-        case LineKind::Other: break;
+        case LineKind::Other:
+            if (ctx.forced && !trim(line).empty()) {
+                if (unrecognised++ == 0)
+                    firstUnrecognised = where + ": not a Warp line (\"" + std::string(util::utf8Prefix(trim(line), 60)) + "\")";
+            }
+            break;
         case LineKind::Malformed:
             ctx.malformed(where, l.error, id());
             ++summary.malformed;
@@ -234,6 +273,9 @@ ImportSummary WarpLogImporter::run(std::istream& in, ImportContext& ctx) const {
                           .durNs = c.durNs});
         ++summary.records;
     }
+    ctx.unrecognised(unrecognised, firstUnrecognised, id());
+    summary.unrecognised = unrecognised;
+    summary.firstNs = ctx.baseNs;
     w.addCounter({.sessionId = ctx.sessionId, .tsNs = clock, .scope = w.intern("warp.log"),
                   .name = w.intern("timer_entry_markers"), .value = entryMarkers});
     summary.lastNs = clock;
