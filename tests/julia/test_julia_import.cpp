@@ -217,8 +217,9 @@ TEST(JuliaTiming, TraceCompileWithAndWithoutTimingTimeAndTimeImports) {
                          "'Tuple{typeof(Base.:(*)), Array{Float64, 2}, Array{Float64, 2}}'"),
               102000000);
     EXPECT_EQ(arg("SomeDep", "recompile_ns"), 153468970);  // 402.7 ms x 38.11% x 100%
-    EXPECT_EQ(arg("FooBar_jll.__init__()", "compile_ns"), 1153800);
-    EXPECT_EQ(arg("FooBar_jll.Lib.__init__()", "compile_ns"), 0);
+    // Init rows nest in the package printed after them: their shares are already in its figures.
+    EXPECT_EQ(arg("FooBar_jll.__init__()", "init_compile_ns"), 1153800);
+    EXPECT_EQ(arg("FooBar_jll.Lib.__init__()", "init_compile_ns"), 0);
     EXPECT_EQ(arg("SomeDep → SomeDepFooBarExt", "recompile_below_1pct"), 1);
     EXPECT_EQ(scalar(*r, "SELECT count(*) FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = "
                          "'extension_of' AND a.value = 'SomeDep'"),
