@@ -4,6 +4,7 @@
 #include "julia_test_util.h"
 
 #include "core/engine/trace_analysis.h"
+#include "core/report/report.h"
 #include "core/ingest/import_files.h"
 #include "core/ingest/importer_registry.h"
 
@@ -85,6 +86,11 @@ TEST(JuliaTimeImports, PackagesMostlyRecompilingAndTheAtTimeResultAreFindingsWit
     ASSERT_EQ(cli.status, 0) << cli.err;
     EXPECT_NE(cli.out.find("loading p7zip_jll is 93% recompilation"), std::string::npos) << cli.out;
     EXPECT_NE(cli.out.find("julia.time_recompilation"), std::string::npos) << cli.out;
+    // The report renders the same findings.
+    std::ostringstream html;
+    cs::report::writeReport({t}, {}, html);
+    EXPECT_NE(html.str().find("loading p7zip_jll is 93% recompilation"), std::string::npos);
+    EXPECT_NE(html.str().find("@time @time_imports using Plots: 97% of its compilation was recompilation"), std::string::npos);
 }
 
 TEST(JuliaTiming, AtTimeInCommentsIsReadAndAZeroCompileShareKeepsItsRecompilation) {
