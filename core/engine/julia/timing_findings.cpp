@@ -175,6 +175,7 @@ std::vector<Finding> juliaTimingFindings(const JuliaTimingReport& report) {
         if (t.recompileNs > 0) f.costNs = t.recompileNs;
         f.evidence.push_back({"spans", t.spanId, what + ": " + formatMs(t.ns)});
         f.fix = kSnoopFix;
+        if (!t.expr.empty()) f.fix += " Here the call is `" + t.expr + "`.";
         rangeOf(f, t);
         out.push_back(std::move(f));
     }
