@@ -37,6 +37,7 @@ std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::share
         QString label = QStringLiteral("%1 %2").arg(QString::fromLatin1(engine::reasonName(t.reason)), method);
         if (t.mtCacheCount > 0) label += QStringLiteral("  [%1 mt_cache]").arg(t.mtCacheCount);
         if (t.incomplete) label += QStringLiteral("  (log elided)");
+        if (!t.note.empty()) label += QStringLiteral("  (%1)").arg(qs(t.note));
         int root = tree->add({label, t.children, t.recompileNs, module, -1});
         for (const engine::MtBackedge& e : t.mtBackedges) {
             int edge = tree->add({QStringLiteral("mt_backedge %1").arg(qs(e.signature)),

@@ -4,6 +4,7 @@
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/cuda/cuda_programs.h"
 #include "core/engine/julia/invalidation_findings.h"
+#include "core/engine/julia/timing_findings.h"
 #include "core/engine/trace_losses.h"
 #include "core/engine/warp/warp_diagnosis.h"
 
@@ -16,7 +17,8 @@ AnalysisCounters& analysisCounters() {
 
 std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
                                      const InvalidationForest* invalidations, const TraceLosses* losses,
-                                     const cuda::CudaProgramReport* cudaPrograms) {
+                                     const cuda::CudaProgramReport* cudaPrograms,
+                                     const JuliaTimingReport* juliaTiming) {
     ++analysisCounters().findings;
     std::vector<Finding> all;
     auto append = [&](std::vector<Finding> part) {
@@ -27,6 +29,7 @@ std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::Mod
     if (cache && !cache->facts.empty()) append(cacheFindings(*cache));
     if (modules) append(warp::diagnoseModules(*modules));
     if (invalidations) append(invalidationFindings(*invalidations));
+    if (juliaTiming) append(juliaTimingFindings(*juliaTiming));
     if (cudaPrograms) {
         append(cuda::cudaProgramFindings(*cudaPrograms));
         append(cuda::jitFindings(*cudaPrograms));

@@ -11,6 +11,7 @@ namespace cs::engine {
 
 struct CacheAnalysis;
 struct InvalidationForest;
+struct JuliaTimingReport;
 struct TraceLosses;
 namespace warp {
 struct ModuleReport;
@@ -24,6 +25,7 @@ struct CudaProgramReport;
 // What the trace lost (trace_losses.h) comes first: every other figure is computed without it.
 std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
                                      const InvalidationForest* invalidations, const TraceLosses* losses = nullptr,
-                                     const cuda::CudaProgramReport* cudaPrograms = nullptr);
+                                     const cuda::CudaProgramReport* cudaPrograms = nullptr,
+                                     const JuliaTimingReport* juliaTiming = nullptr);
 
 }  // namespace cs::engine

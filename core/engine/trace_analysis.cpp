@@ -65,6 +65,8 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
         a->invalidations = loadInvalidationTrees(reader);
         if (a->invalidations->trees.empty()) a->facts.rawInvalidations = readRawInvalidationLists(reader);
     }
+    if (auto timing = loadJuliaTiming(reader); !timing.empty())
+        a->juliaTiming = std::make_shared<const JuliaTimingReport>(std::move(timing));
     control.check();
     control.report(70, "CUDA programs");
     if (reader.rowCount("cuda_programs") > 0 || reader.rowCount("cuda_jit") > 0)
@@ -72,7 +74,7 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     control.check();
     control.report(80, "findings");
     a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get(), &a->losses,
-                                  a->cudaPrograms.get());
+                                  a->cudaPrograms.get(), a->juliaTiming.get());
     dropCrossChecksOfLeftOutRows(a->facts.problems, a->findings);
     if (options.timelineBuckets > 0) {
         control.report(90, "timeline digest");

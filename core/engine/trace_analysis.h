@@ -15,6 +15,7 @@
 #include "core/engine/cuda/cuda_programs.h"
 #include "core/engine/finding.h"
 #include "core/engine/julia/invalidation_trees.h"
+#include "core/engine/julia/timing_findings.h"
 #include "core/engine/load_control.h"
 #include "core/engine/timeline/timeline_digest.h"
 #include "core/engine/trace_facts.h"
@@ -50,6 +51,7 @@ struct TraceAnalysis {
     // Always built (probe counters give findings without loads); moduleLoads() says if there were loads.
     std::shared_ptr<const warp::ModuleReport> modules;
     std::shared_ptr<const InvalidationForest> invalidations;  // null: no invalidation items
+    std::shared_ptr<const JuliaTimingReport> juliaTiming;     // null: no Julia timing output
     std::shared_ptr<const cuda::CudaProgramReport> cudaPrograms;  // null: no NVRTC / nvJitLink / driver JIT
     std::vector<Finding> findings;
     TimelineDigest digest;  // only with AnalysisOptions::timelineBuckets

@@ -76,6 +76,7 @@ public:
         if (t.mtCacheCount) root.kids.push_back(leafNode(std::to_string(t.mtCacheCount) + " mt_cache", "mt_cache"));
         if (t.mtDisableCount)
             root.kids.push_back(leafNode(std::to_string(t.mtDisableCount) + " mt_disable", "mt_disable"));
+        if (!t.note.empty()) root.kids.push_back(leafNode("note: " + t.note, "note"));
         return root;
     }
     bool exhausted() const { return m_used >= kNodeBudget; }

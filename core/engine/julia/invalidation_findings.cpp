@@ -37,10 +37,18 @@ std::vector<Finding> invalidationFindings(const InvalidationForest& forest) {
         f.kind = "julia.invalidation_tree";
         bool costly = t->recompileNs >= 100'000'000 || t->children >= 100;
         f.severity = costly ? Severity::Warning : Severity::Info;
-        std::string who = t->multiMethodHeader ? "methods " + t->method : std::string(reasonName(t->reason)) + " " + shortMethod(t->method);
+        const bool noCause = t->reason == InvalidationReason::Unknown && !t->orphan;
+        std::string who = t->multiMethodHeader ? "methods " + t->method
+                          : t->orphan          ? "printed entries whose tree header is not in the paste"
+                          : noCause            ? "an invalidation with an unknown cause"
+                                               : std::string(reasonName(t->reason)) + " " + shortMethod(t->method);
         f.title = who + " invalidated " + std::to_string(t->invalidatedInstances) + " MethodInstances";
         if (forest.costJoined) f.title += " costing " + formatMs(t->recompileNs) + " of recompilation";
         f.mechanism =
+            std::string(noCause ? "Julia's log records no cause for these invalidations (`nothing` where the methods that "
+                                  "broke the edge belong, as Julia 1.12 logs invoke edges before julia#57999). "
+                                : t->orphan ? "The paste starts inside a tree, so the method that caused it is not named. "
+                                            : "") +
             "Julia compiled these MethodInstances against the method table before this method was " +
             std::string(t->reason == InvalidationReason::Deleting ? "deleted" : "added") +
             "; the change made their dispatch results wrong, so every caller in the tree was discarded and is "
@@ -50,6 +58,7 @@ std::vector<Finding> invalidationFindings(const InvalidationForest& forest) {
                                      " of them were recompiled in this trace (`# recompile` statements and "
                                      "__init__ recompilation)."
                                : " The trace has no compile timings, so the cost is unknown.");
+        if (!t->note.empty()) f.mechanism += " Note: " + t->note + ".";
         if (forest.costJoined && t->recompileNs > 0) f.costNs = t->recompileNs;
         // Evidence: the recompile measurements of the costliest instances in the tree.
         std::vector<const InvalidationNode*> measured;
@@ -70,7 +79,11 @@ std::vector<Finding> invalidationFindings(const InvalidationForest& forest) {
                 f.evidence.push_back({"spans", measured[k]->recompileSpanId,
                                       std::string(measured[k]->mi) + " recompiled, " + formatMs(measured[k]->recompileNs)});
         }
-        f.fix = t->reason == InvalidationReason::Deleting
+        f.fix = noCause ? "Record again with `@snoop_invalidations` on a Julia that logs the cause (1.12 with julia#57999 "
+                          "or later), then read `invalidation_trees`; the tree root names the method to fix."
+              : t->orphan ? "Paste the whole `invalidation_trees` output (from its `N-element Vector` line) so each entry "
+                            "has the method that caused it."
+              : t->reason == InvalidationReason::Deleting
                     ? "Avoid deleting or overwriting methods at load time (method overwriting during precompilation, "
                       "Base.delete_method); define the method once."
                     : "Do not add methods to functions you do not own for types you do not own (type piracy), and "

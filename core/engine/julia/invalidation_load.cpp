@@ -58,11 +58,12 @@ std::vector<RecompileTiming> readRecompileTimings(const trace::TraceReader& read
         [&](sqlite3_stmt* st) {
             out.push_back({trace::colText(st, 1), false, trace::colInt(st, 2), trace::colInt(st, 0)});
         });
-    // @time_imports `__init__` rows: their recompile share (span arg recompile_ns).
+    // @time_imports `__init__` rows: their recompile share (span arg init_recompile_ns when nested in
+    // their package, recompile_ns when the paste had no package row after them).
     reader.query(
         "SELECT s.id, n.str, a.value FROM spans s JOIN strings n ON n.id = s.name_sid "
         "JOIN span_args a ON a.span_id = s.id JOIN strings k ON k.id = a.key_sid "
-        "WHERE s.category = " + std::to_string(CS_CAT_INIT) + " AND k.str = 'recompile_ns' ORDER BY s.id",
+        "WHERE s.category = " + std::to_string(CS_CAT_INIT) + " AND k.str IN ('recompile_ns', 'init_recompile_ns') ORDER BY s.id",
         [&](sqlite3_stmt* st) {
             out.push_back({trace::colText(st, 1), true, trace::colInt(st, 2), trace::colInt(st, 0)});
         });

@@ -88,7 +88,12 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
         std::string_view t = trimmed(raw);
         switch (classifyPrintedLine(raw)) {
         case PrintedLineKind::Blank: continue;
-        case PrintedLineKind::VectorHeader: tree = nullptr; continue;
+        case PrintedLineKind::VectorHeader: {
+            tree = nullptr;
+            std::int64_t n = toInt(t.substr(0, t.find('-')));
+            f.declaredTrees = f.declaredTrees.value_or(0) + n;
+            continue;
+        }
         case PrintedLineKind::Elision:
             ++elided;
             tree = nullptr;
@@ -119,8 +124,25 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
         case PrintedLineKind::Other: break;
         }
         if (!tree) {
-            ++f.orphanLines;
-            continue;
+            // An entry before any header (a paste that starts mid-tree) is kept in an orphan tree
+            // with its children count; its section is named by the entry itself.
+            std::string_view body = t;
+            for (std::string_view label : {"mt_backedges: ", "backedges: "})
+                if (startsWith(body, label)) body = body.substr(label.size());
+            auto colon = body.find(": ");
+            auto rest = colon == std::string_view::npos ? std::string_view() : body.substr(colon + 2);
+            Section s = startsWith(rest, "superseding ") ? Section::Be : startsWith(rest, "signature ") ? Section::Mt : Section::None;
+            if (s == Section::None) {
+                ++f.orphanLines;
+                continue;
+            }
+            MethodInvalidations orphan;
+            orphan.reason = InvalidationReason::Unknown;
+            orphan.method = "(tree header not in the paste)";
+            orphan.orphan = true;
+            f.trees.push_back(std::move(orphan));
+            tree = &f.trees.back();
+            section = s;
         }
         bool ok = true;
         if (startsWith(t, "mt_backedges: ")) {
@@ -148,7 +170,7 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
         f.problems.push_back({"printed tree lines this build cannot read, e.g. \"" + firstUnreadable + "\"", unreadable});
     if (elided) f.problems.push_back({"printed trees elided with ⋮ (not in the paste)", elided});
     if (f.orphanLines)
-        f.problems.push_back({"printed tree lines without a tree header before them (orphans)", f.orphanLines});
+        f.problems.push_back({"printed tree lines without a tree header before them that are not entries (orphans)", f.orphanLines});
 }
 
 std::string formatMs(std::int64_t ns) {
@@ -210,6 +232,7 @@ void printTree(std::ostream& out, const InvalidationForest& f, const MethodInval
         if (t.mtDisableCount > 1) out << indent << std::string(12, ' ') << "+" << (t.mtDisableCount - 1) << " more\n";
     }
     if (t.mtCacheCount > 0) out << indent << t.mtCacheCount << " mt_cache\n";
+    if (!t.note.empty()) out << indent << "note: " << t.note << "\n";
     if (options.costs && f.costJoined && t.recompileNs > 0)
         out << indent << "recompiled: " << formatMs(t.recompileNs) << " in " << t.recompiledInstances << " of "
             << t.invalidatedInstances << " invalidated MethodInstances\n";
@@ -220,8 +243,15 @@ void printTree(std::ostream& out, const InvalidationForest& f, const MethodInval
 }
 
 void printTrees(std::ostream& out, const InvalidationForest& f, const TreePrintOptions& options) {
+    // A cut printout keeps its declared length, so the reprint says what the original said and how
+    // much of it is here.
+    const auto present = static_cast<std::int64_t>(f.trees.size());
+    const bool cut = f.declaredTrees && *f.declaredTrees > present;
     if (options.vectorHeader)
-        out << f.trees.size() << "-element Vector{SnoopCompile.MethodInvalidations}:\n";
+        out << (cut ? *f.declaredTrees : present) << "-element Vector{SnoopCompile.MethodInvalidations}:\n";
+    if (cut)
+        out << (options.vectorHeader ? " " : "") << "# " << present << " of " << *f.declaredTrees
+            << " trees present: the printout was cut\n";
     for (std::size_t i = 0; i < f.trees.size(); ++i) {
         if (i) out << "\n";
         printTree(out, f, f.trees[i], options, options.vectorHeader ? " " : "");

@@ -429,6 +429,16 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
     const size_t n = list.size();
     size_t i = 0;
     while (i + 1 < n) {
+        if (list[i].kind == CS_INVITEM_ELISION) {
+            // The REPL left items out (or the paste starts here): resume at the next entry, whose
+            // second item is a tag; what lies before it belongs to an entry we cannot see.
+            problem("edge list elided with ⋮: trees were built from the visible items only", 1);
+            size_t skipped = 0;
+            ++i;
+            while (i + 1 < n && list[i + 1].kind != CS_INVITEM_TAG && list[i].kind != CS_INVITEM_ELISION) ++i, ++skipped;
+            if (skipped) problem("edge list items cut off by an elided stretch (⋮)", static_cast<std::int64_t>(skipped));
+            continue;
+        }
         if (list[i + 1].kind != CS_INVITEM_TAG) {
             problem("edge list out of step: expected a tag as the second item of an entry", 1);
             i += 1;
@@ -454,9 +464,12 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
                 continue;
             }
             auto methods = vectorElements(matches.text);
+            // `nothing` in place of the matches: Julia 1.12 did not record what broke the edge (an
+            // invoke edge before julia#57999). The cause is unknown, not a deletion.
             InvalidationReason r = !methods.empty() ? InvalidationReason::Inserting
                                    : edge.kind == CS_INVITEM_BINDING ? InvalidationReason::Rebinding
-                                                                     : InvalidationReason::Deleting;
+                                   : matches.kind == CS_INVITEM_NOTHING ? InvalidationReason::Unknown
+                                                                        : InvalidationReason::Deleting;
             EdgeTree t{r, r == InvalidationReason::Rebinding ? std::vector<std::string>{std::string(edge.text)} : methods, {}, {}};
             if (edge.kind == CS_INVITEM_TYPE || edge.kind == CS_INVITEM_BINDING) {
                 auto node = newNode(instance(target.text), 0, -1);
@@ -476,7 +489,12 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
                 }
                 callee[target.text] = newNode(instance(target.text), f.nodes[static_cast<size_t>(root)].depth + 1, root);
             }
-            etrees.push_back(std::move(t));
+            if (r == InvalidationReason::Unknown) {
+                for (auto& e : t.mt) unknown.mt.push_back(std::move(e));
+                for (auto& b : t.be) unknown.be.push_back(std::move(b));
+            } else {
+                etrees.push_back(std::move(t));
+            }
         } else if (tag == "verify_methods") {
             if (i + 2 >= n) {
                 problem("verify_methods cut off at the end of the list", static_cast<std::int64_t>(n - i));
@@ -501,7 +519,10 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
             i += 2;
         }
     }
-    if (i < n && i + 1 >= n) problem("a lone item at the end of the edge list (truncated?)", 1);
+    if (i < n && i + 1 >= n) {
+        if (list[i].kind == CS_INVITEM_ELISION) problem("edge list elided with ⋮: trees were built from the visible items only", 1);
+        else problem("a lone item at the end of the edge list (truncated?)", 1);
+    }
     if (!unknown.mt.empty() || !unknown.be.empty()) etrees.push_back(std::move(unknown));
 
     // Consolidate with the method-table trees (SnoopCompile's default, consolidate=true).
@@ -511,6 +532,17 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
         for (const auto& e : from.mt) mergeMtBackedge(into.mtBackedges, e);
         for (const auto& b : from.be) into.backedges.push_back(b);
     };
+    // A root that no verify_methods entry attached a caller to is itself the invalidated code; said
+    // in a note, so a tree of such roots never reads as empty.
+    auto rootsNote = [&](const EdgeTree& et) {
+        std::int64_t alone = 0, roots = 0;
+        for (const auto& e : et.mt) ++roots, alone += f.nodes[static_cast<size_t>(e.root)].children.empty();
+        for (const auto& b : et.be) ++roots, alone += f.nodes[static_cast<size_t>(b.root)].children.empty();
+        if (!alone) return std::string();
+        return std::to_string(alone) + " of " + std::to_string(roots) +
+               (roots == 1 ? " root has" : " roots have") +
+               " no callers in the log: the root itself is the invalidated code";
+    };
     for (const auto& et : etrees) {
         if (et.reason == InvalidationReason::Unknown || et.reason == InvalidationReason::Deleting) {
             MethodInvalidations t;
@@ -518,6 +550,7 @@ void Builder::logEdges(const std::vector<RawInvalidationItem>& list) {
             t.method = "nothing";
             t.mtBackedges = et.mt;
             t.backedges = et.be;
+            t.note = rootsNote(et);
             if (et.reason == InvalidationReason::Deleting)
                 problem("deleted methods behind edge invalidations are not named in the log (SnoopCompile looks them up "
                         "in the live session); shown as \"deleting nothing\"",
@@ -646,6 +679,7 @@ std::shared_ptr<const InvalidationForest> filterTrees(const InvalidationForest& 
                                                       std::int64_t minChildren) {
     auto out = std::make_shared<InvalidationForest>(forest);
     out->trees.clear();
+    if (!module.empty() || minChildren > 0) out->declaredTrees.reset();  // a selection, not the printout
     for (const auto& t : forest.trees) {
         if (!module.empty() && t.module != module) continue;
         if (t.children < minChildren) continue;

@@ -92,6 +92,8 @@ struct MethodInvalidations {
     std::int64_t mtDisableCount = 0;  // printed trees: "+k more" adds k
     std::int64_t mtCacheCount = 0;
     bool incomplete = false;          // part of the list was elided (`⋮`) before this tree closed
+    bool orphan = false;              // printed entries whose tree header was not in the paste
+    std::string note{};               // said under the tree, e.g. why a root has no callers
     // Filled by the builder / cost join:
     std::int64_t children = 0;        // SnoopCompile countchildren
     std::int64_t invalidatedInstances = 0;  // distinct MethodInstances in the tree (entries + descendants)
@@ -115,7 +117,10 @@ struct InvalidationForest {
     std::string juliaVersion{};
     std::int64_t items = 0;            // raw items read (both lists)
     std::int64_t printedLines = 0;     // printed tree lines read
-    std::int64_t orphanLines = 0;      // printed lines outside any tree header
+    std::int64_t orphanLines = 0;      // printed lines outside any tree header, not kept as orphan entries
+    // "N-element Vector{SnoopCompile.MethodInvalidations}:" of a printed list (summed over lists):
+    // more than trees.size() when the printout was cut or elided.
+    std::optional<std::int64_t> declaredTrees{};
     std::vector<InvalidationProblem> problems{};
     bool costJoined = false;           // compile timings were found and joined
 

@@ -119,6 +119,7 @@ ImportSummary JuliaCollectorImporter::run(std::istream& in, ImportContext& ctx) 
         }
     }
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
+    timing.finish();
     summary.records = records + timing.records();
     summary.lastNs = timing.endNs();
     return summary;

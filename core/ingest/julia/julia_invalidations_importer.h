@@ -12,6 +12,10 @@
 // Every item becomes one invalidation_items row (kind from julia_text.h, text as printed), in
 // order. A list printed right after a line that names `logedges` (Julia >= 1.12:
 // `invs.logedges`) is the edge-validation list; any other list is the method-table list.
+// A fragment with no header (a paste that starts at an elision line, `⋮` or a typed `...`, as in
+// julia PR #57999) is read too: its first tag decides the list - an edge tag
+// ("insert_backedges_callee", "verify_methods", "method_globalref") the 1.12 edge list, a
+// method-table tag the method list - and its first item may have lost its leading space.
 // Lines that are not part of a printed list (prompts, other output) are counted as malformed, and
 // so is a list with fewer items than its header announced (a truncated paste). Trees are built
 // later, from the trace (core/engine/invalidation_trees.h).

@@ -1,5 +1,6 @@
 #include "core/ingest/julia/julia_timing_importer.h"
 
+#include "core/formats/julia_log_lines.h"
 #include "core/formats/julia_text.h"
 #include "core/ingest/julia/julia_timing_writer.h"
 #include "core/formats/text_util.h"
@@ -10,7 +11,7 @@ namespace cs::ingest {
 // A compile statement is unmistakable; import rows alone ("12.5 ms  Name") are generic enough that
 // they must make up half the lines, and @time lines alone only win against no other claim.
 int JuliaTimingImporter::sniff(std::string_view head, std::string_view) const {
-    int compiles = 0, imports = 0, inits = 0, times = 0, lines = 0;
+    int compiles = 0, imports = 0, inits = 0, times = 0, workloads = 0, lines = 0;
     size_t pos = 0;
     while (pos < head.size()) {
         size_t end = head.find('\n', pos);
@@ -21,7 +22,13 @@ int JuliaTimingImporter::sniff(std::string_view head, std::string_view) const {
             CompileStatement c;
             ImportRow r;
             TimeLine t;
-            if (parseCompileStatement(line, c)) ++compiles;
+            WorkloadRow wr;
+            std::string_view message;
+            auto frame = logFrame(line, message);
+            bool workload = (frame == LogFrame::Single || frame == LogFrame::BoxHead) && parseWorkloadMessage(message, wr);
+            line = std::string(uncommented(line));  // timings kept in `#` comments
+            if (workload) ++workloads;
+            else if (parseCompileStatement(line, c)) ++compiles;
             else if (parseImportRow(line, r)) (r.isInit ? inits : imports)++;
             else if (parseTimeLine(line, t) && !t.detail.empty()) ++times;
         }
@@ -29,6 +36,7 @@ int JuliaTimingImporter::sniff(std::string_view head, std::string_view) const {
         pos = end + 1;
     }
     if (compiles) return 80;
+    if (workloads) return 75;
     if (inits || (imports && imports * 2 >= lines)) return 70;
     if (times) return 50;
     return 0;
@@ -51,6 +59,7 @@ ImportSummary JuliaTimingImporter::run(std::istream& in, ImportContext& ctx) con
             ++summary.malformed;
         }
     }
+    timing.finish();
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
     summary.records = timing.records();
     summary.lastNs = timing.endNs();

@@ -10,8 +10,15 @@
 //                  ┌ 1.8 ms FooBar_jll.__init__() 64.10% compilation time (<1% recompilation)
 //       402.7 ms  SomeDep 38.11% compilation time (100% recompilation)
 //        12.0 ms  A → AExt
-// How they are stored: see julia_timing_writer.h. Other lines (prompts, program output) are counted
-// as malformed and skipped.
+//   julia> @time using Plots                              (names what the next @time line timed)
+//   #  18.903280 seconds (...)                            (timings kept in `#` comments)
+//   [ Info: Precompiling GLMakie [e9467ef8-...] (caches not reused: 1 for dependency identifier changed)
+//   [ Info:    1255 ms: screen = GLMakie.singleton_screen(false)     (PrecompileTools, PR #72)
+//   ┌ Info:     167 ms:                                   (the same, the expression boxed below)
+//   │ try ...
+//   └ end
+// How they are stored: see julia_timing_writer.h. Other lines (program output) are counted as
+// malformed and skipped.
 #pragma once
 
 #include "core/ingest/importer.h"
@@ -22,7 +29,7 @@ class JuliaTimingImporter final : public Importer {
 public:
     std::string_view id() const override { return "julia-timing"; }
     std::string_view description() const override {
-        return "Julia --trace-compile[-timing], @time and @time_imports output";
+        return "Julia --trace-compile[-timing], @time, @time_imports and PrecompileTools timing output";
     }
     int sniff(std::string_view head, std::string_view fileName) const override;
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;

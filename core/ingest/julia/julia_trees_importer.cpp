@@ -13,13 +13,20 @@ namespace cs::ingest {
 using formats::PrintedLineKind;
 
 int JuliaTreesImporter::sniff(std::string_view head, std::string_view) const {
-    int headers = 0, bodies = 0;
+    int headers = 0, bodies = 0, entries = 0;
     forEachHeadLine(head, [&](const std::string& line) {
         auto k = formats::classifyPrintedLine(line);
         if (k == PrintedLineKind::TreeHeader || k == PrintedLineKind::VectorHeader) ++headers;
-        if (k == PrintedLineKind::TreeBody) ++bodies;
+        if (k == PrintedLineKind::TreeBody) {
+            ++bodies;
+            std::int64_t n = 0;
+            std::string suffix;
+            if (formats::childrenAt(line, n, suffix) != std::string::npos) ++entries;
+        }
     });
-    return headers && bodies ? 90 : headers ? 40 : 0;
+    // A paste that starts mid-tree (at " 68: superseding ... (1 children)") has entries and no
+    // header; the "(N children)" ending is SnoopCompile's alone.
+    return headers && bodies ? 90 : headers ? 40 : entries ? 60 : 0;
 }
 
 // Only the line kind is decided here; the lines are parsed into trees when the trace is read, by
@@ -28,7 +35,6 @@ ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) cons
     ImportSummary summary;
     auto& w = ctx.writer;
     std::int64_t ordinal = 0, lineNo = 0;
-    bool inTree = false;
     std::string line;
     while (std::getline(in, line)) {
         ++lineNo;
@@ -39,23 +45,15 @@ ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) cons
         case PrintedLineKind::Blank: continue;
         case PrintedLineKind::VectorHeader:
         case PrintedLineKind::Elision:
-            inTree = false;
-            break;
-        case PrintedLineKind::TreeHeader: inTree = true; break;
+        case PrintedLineKind::TreeHeader: break;
         case PrintedLineKind::TreeBody:
-            if (!inTree) {
-                // Counted under their own name: a paste that starts mid-tree is common, not garbage.
-                w.addStat(ctx.sessionId, "orphan_tree_line", id(), 1,
-                          ctx.sourceName + " line " + std::to_string(lineNo) + ": tree line with no tree header before it");
-                ++summary.malformed;
-                continue;
-            }
+            // Kept even with no tree header before it: a paste that starts mid-tree is common, and
+            // its entries still carry their children counts (the engine keeps them as orphans).
             break;
         case PrintedLineKind::Other:
             ctx.malformed("line " + std::to_string(lineNo),
                           "not a line of a printed invalidation tree: \"" + std::string(util::utf8Prefix(clean, 60)) + "\"", id());
             ++summary.malformed;
-            inTree = false;
             continue;
         }
         w.addInvalidationItem({.sessionId = ctx.sessionId, .list = CS_INVLIST_PRINTED, .ordinal = ordinal++,

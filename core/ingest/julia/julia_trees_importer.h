@@ -10,8 +10,9 @@
 // spellings (`@ Mod file:line`, `in Mod at file:line`) are kept verbatim.
 // Each tree line is stored, colour codes removed, as one invalidation_items row of list "printed"
 // (kind tree_line), in order; the engine parses them back with the same parser it prints with.
-// Lines before any tree header are orphans and other lines are mixed-in text: both are counted as
-// malformed and dropped, never fatal.
+// Tree lines before any tree header (a paste that starts at " 68: superseding ...") are stored too:
+// the engine keeps their entries as orphans with their children counts. Other lines are mixed-in
+// text: counted as malformed and dropped, never fatal.
 #pragma once
 
 #include "core/ingest/importer.h"
