@@ -500,15 +500,18 @@ void TraceWriter::finalize() {
     m_queue.reset();
     m_inserter.reset();
     // Leaving WAL mode needs the file to itself: a live viewer's poll (trace_follower.h) holds a
-    // connection for a moment, and SQLite does not wait for it here, so retry for up to 5 s.
-    for (int attempt = 0;; ++attempt) {
+    // connection for a moment, and SQLite does not wait for it here. Retry for up to 60 s: a late
+    // finalize costs nothing, a failed one leaves the trace unsealed and in WAL mode.
+    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
         try {
             execSql(m_db.get(), "PRAGMA journal_mode=DELETE");
             break;
         } catch (const std::runtime_error& e) {
-            const int code = sqlite3_errcode(m_db.get()) & 0xff;
-            if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || attempt >= 250) fail(std::string("cannot finalize: ") + e.what());
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            const int code = sqlite3_extended_errcode(m_db.get()) & 0xff;
+            const bool busy = code == SQLITE_BUSY || code == SQLITE_LOCKED || std::string_view(e.what()).find("locked") != std::string_view::npos;
+            if (!busy || std::chrono::steady_clock::now() > giveUp) fail(std::string("cannot finalize: ") + e.what());
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     }
     m_finalized = true;

@@ -83,6 +83,7 @@ TEST(LiveWal, StaysUnderTwiceTheAutoCheckpointWhileFollowedFor60s) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+    // (The writer finalizes while the follower may be polling: it waits for a gap, never fails.)
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the writer failed (status " << status << ")";
     std::int64_t spans = 0;
     {
