@@ -83,6 +83,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_cancel->setText(QStringLiteral("Cancel"));
     m_cancel->setToolTip(QStringLiteral("Stop loading; what is not loaded yet is not shown"));
+    m_liveTicker = new QTimer(this);
+    m_liveTicker->setInterval(1000);
+    connect(m_liveTicker, &QTimer::timeout, this, &MainWindow::updateProgressUi);
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -108,15 +111,26 @@ MainWindow::MainWindow(QWidget* parent)
         refreshTimeline(again);
     });
     connect(m_loader, &TraceLoader::liveChanged, this, [this](int id, bool live) {
-        if (TraceDocument* d = doc(id))
-            m_status->setText(live ? QStringLiteral("Following %1 while it is recorded").arg(d->label)
-                                   : QStringLiteral("Recording of %1 finished").arg(d->label));
+        if (live) {
+            m_following[id] = {};
+            m_liveTicker->start();
+        } else {
+            m_following.erase(id);
+            if (m_following.empty()) m_liveTicker->stop();
+        }
+        updateProgressUi();
+        if (TraceDocument* d = doc(id); d && !live) m_status->setText(QStringLiteral("Recording of %1 finished").arg(d->label));
     });
     connect(m_loader, &TraceLoader::liveRefreshed, this, [this](int id, LiveRefresh r) {
-        if (TraceDocument* d = doc(id); d && r.generation > 0)
-            m_status->setText(QStringLiteral("Following %1 while it is recorded: %2 new rows in refresh %3, %4 read in %5")
-                                  .arg(d->label, groupedCount(r.rowsRead), QString::number(r.generation),
-                                       groupedCount(r.totalRowsRead), durationText(r.followingMs * 1000000)));
+        auto it = m_following.find(id);
+        TraceDocument* d = doc(id);
+        if (it == m_following.end() || !d) return;
+        std::int64_t events = 0;
+        if (d->summary)
+            for (const auto& [table, n] : d->summary->rowCounts) events += n;
+        it->second.events = events;
+        if (r.rowsRead > 0) it->second.lastCommit.restart();
+        updateProgressUi();
     });
     connect(m_loader, &TraceLoader::analysesReady, this, [this](int id, AnalysesPtr a) {
         if (TraceDocument* d = doc(id)) d->analyses = std::move(a);
@@ -135,9 +149,14 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_loader, &TraceLoader::finished, this, [this](int id, bool cancelled) {
         m_progressOf.erase(id);
+        const bool wasFollowing = m_following.erase(id) != 0;
+        if (m_following.empty()) m_liveTicker->stop();
         if (TraceDocument* d = doc(id)) {
             d->loading = false;
-            if (cancelled) m_status->setText(QStringLiteral("Loading of %1 cancelled").arg(d->label));
+            if (cancelled && wasFollowing)
+                m_status->setText(QStringLiteral("Detached from %1: the recording goes on; what was shown stays").arg(d->label));
+            else if (cancelled)
+                m_status->setText(QStringLiteral("Loading of %1 cancelled").arg(d->label));
         }
         updateProgressUi();
         refreshViews();
@@ -247,6 +266,12 @@ TraceDocument* MainWindow::doc(int id) {
     return nullptr;
 }
 
+const TraceDocument* MainWindow::doc(int id) const {
+    for (const TraceDocument& d : m_docs)
+        if (d.id == id) return &d;
+    return nullptr;
+}
+
 void MainWindow::setCurrentDocument(int index) {
     if (index < 0 || index >= static_cast<int>(m_docs.size())) return;
     m_current = index;
@@ -284,13 +309,40 @@ void MainWindow::refreshTimeline(bool keepView) {
     m_timeline->plot()->setSources(std::move(sources), keepView);
 }
 
+// "Following train.cstrace: 123,456 events, last commit 0.4 s ago": a live recording has no end to
+// show progress towards, so the status says what arrives instead (and Cancel becomes Detach).
+QString MainWindow::liveStatusText() const {
+    QStringList parts;
+    for (const auto& [id, f] : m_following) {
+        const TraceDocument* d = doc(id);
+        if (!d) continue;
+        QString part = QStringLiteral("Following %1: %2 events").arg(d->label, groupedCount(f.events));
+        part += f.lastCommit.isValid() ? QStringLiteral(", last commit %1 ago").arg(durationText(f.lastCommit.elapsed() * 1000000))
+                                       : QStringLiteral(", no commit seen yet");
+        parts << part;
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
 void MainWindow::updateProgressUi() {
     bool busy = isLoading();
+    bool onlyFollowing = busy && !m_following.empty();
+    for (const auto& [id, p] : m_progressOf) onlyFollowing = onlyFollowing && m_following.count(id);
+    if (onlyFollowing) {
+        m_progress->setVisible(false);
+        m_cancel->setVisible(true);
+        m_cancel->setText(QStringLiteral("Detach"));
+        m_cancel->setToolTip(QStringLiteral("Stop following; the recording goes on, and what was shown stays"));
+        m_status->setText(liveStatusText());
+        return;
+    }
+    m_cancel->setText(QStringLiteral("Cancel"));
+    m_cancel->setToolTip(QStringLiteral("Stop loading; what is not loaded yet is not shown"));
     m_progress->setVisible(busy);
     m_cancel->setVisible(busy);
     if (!busy) {
         if (!m_docs.empty() && !m_status->text().startsWith(QStringLiteral("Could not")) &&
-            !m_status->text().contains(QStringLiteral("cancelled")))
+            !m_status->text().contains(QStringLiteral("cancelled")) && !m_status->text().startsWith(QStringLiteral("Detached")))
             m_status->setText(QStringLiteral("%1 trace(s) open").arg(m_docs.size()));
         return;
     }

@@ -5,6 +5,7 @@
 
 #include "app/models/trace_document.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QStringList>
 
@@ -79,6 +80,7 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     TraceDocument* doc(int id);
+    const TraceDocument* doc(int id) const;
     void refreshViews();
     void refreshTimeline(bool keepView = false);
     void updateProgressUi();
@@ -106,6 +108,14 @@ private:
     QLabel* m_status;
     QToolButton* m_cancel;
     std::map<int, std::pair<int, QString>> m_progressOf;  // doc id -> percent, stage
+    // Documents followed while they are recorded: their events and when their last new rows came.
+    struct Following {
+        std::int64_t events = 0;
+        QElapsedTimer lastCommit;  // invalid until a refresh brings new rows
+    };
+    std::map<int, Following> m_following;
+    QTimer* m_liveTicker;  // keeps "last commit T ago" current
+    QString liveStatusText() const;
     std::function<void()> m_afterLoad;
     QThread* m_reportThread = nullptr;
 };

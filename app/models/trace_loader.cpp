@@ -140,8 +140,12 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             const std::string mirror =
                 m_imports->filePath(QStringLiteral("live-%1.cstrace").arg(docId)).toStdString();
             trace::TraceFollower follower(file, mirror);
-            QElapsedTimer since;
+            QElapsedTimer since, sinceAnalysis;
             since.start();
+            qint64 analysisMs = 0;
+            // New rows are shown at every refresh; the whole analysis (the findings) runs at most
+            // every second, and never more than half the time, so a slow analysis of a big recording
+            // never delays the rows themselves.
             auto refresh = [&](int generation) {
                 QElapsedTimer took;
                 took.start();
@@ -150,8 +154,15 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
                 snapshot(*reader, generation ? 80 : 0, 80);
                 emit liveRefreshed(docId, LiveRefresh{generation, polled.appendedRowsRead, polled.smallTableRowsRead,
                                                       follower.totalAppendedRowsRead(), since.elapsed()});
-                analyse(*reader, 80, 80);
-                return took.elapsed();
+                const qint64 snapshotMs = took.elapsed();
+                if (generation == 0 || sinceAnalysis.elapsed() >= std::max<qint64>(1000, 2 * analysisMs)) {
+                    QElapsedTimer a;
+                    a.start();
+                    analyse(*reader, 80, 80);
+                    analysisMs = a.elapsed();
+                    sinceAnalysis.start();
+                }
+                return snapshotMs;
             };
             emit liveChanged(docId, true);
             qint64 lastMs = refresh(0);

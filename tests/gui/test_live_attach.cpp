@@ -72,8 +72,9 @@ TEST(LiveAttach, FollowsARecordingInProgressAndSeesItsRowsGrow) {
     // The last snapshot is the finished trace, and the findings ran on it.
     EXPECT_EQ(counters.back(), cs::trace::TraceReader::open(trace)->rowCount("counters"));
     EXPECT_FALSE(TraceLoader::isLiveRecording(trace));
-    // The findings came with every snapshot (while recording, from the mirror), the last on the finished trace.
-    EXPECT_EQ(findings.count(), static_cast<int>(counters.size()));
+    // Findings came while recording (from the mirror, at most once a second) and on the finished trace.
+    EXPECT_GE(findings.count(), 2);
+    EXPECT_LE(findings.count(), static_cast<int>(counters.size()));
 }
 
 TEST(LiveAttach, ARefreshKeepsAZoomedViewAndFollowsAFittedOne) {
