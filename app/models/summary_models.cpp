@@ -7,6 +7,41 @@
 
 namespace cs::gui {
 
+QString durationText(std::int64_t ns) {
+    QString text = qs(util::formatDuration(ns));
+    if (text.endsWith(QStringLiteral(" us"))) text = text.chopped(2) + QChar(0xB5) + QLatin1Char('s');
+    return text;
+}
+
+QString runtimeDisplayName(std::string_view runtime) {
+    std::string_view id = runtime;
+    const bool imported = id.rfind("import:", 0) == 0;
+    if (imported) id.remove_prefix(7);
+    struct Name {
+        std::string_view prefix;
+        const char* name;
+        const char* imported;  // what was imported, when it says more than the runtime
+    };
+    static const Name names[] = {
+        {"warp-log", "Warp", "log"},           {"warp-probe", "Warp", "probe report"},
+        {"warp", "Warp", nullptr},             {"julia-timing", "Julia", "timing output"},
+        {"julia-invalidations", "Julia", "invalidation list"}, {"julia-trees", "Julia", "printed trees"},
+        {"julia-collector", "Julia", "collector file"}, {"julia", "Julia", nullptr},
+        {"reactant", "ReactantNitro", nullptr}, {"numba", "Numba", nullptr},
+        {"nvcc-time", "nvcc", "--time CSV"},   {"nvcc", "nvcc", nullptr},
+        {"nvrtc", "CUDA (NVRTC)", nullptr},    {"nvjitlink", "CUDA (nvJitLink)", nullptr},
+        {"cupti", "CUDA (driver JIT)", nullptr}, {"cuda", "CUDA", nullptr},
+        {"tef", "Trace Event Format", nullptr}, {"clang", "clang", nullptr},
+    };
+    for (const Name& n : names)
+        if (id.rfind(n.prefix, 0) == 0) {
+            QString out = QString::fromLatin1(n.name);
+            if (imported) out += n.imported ? QStringLiteral(" (imported %1)").arg(QString::fromLatin1(n.imported)) : QStringLiteral(" (imported)");
+            return out;
+        }
+    return runtime.empty() ? QStringLiteral("unknown runtime") : qs(runtime);
+}
+
 QString categoryName(int category) {
     static const char* names[] = {"other", "compile", "cache load", "module load", "launch", "import", "init",
                                   "step", "inference", "codegen", "link", "compiler phase", "gc"};
@@ -15,10 +50,11 @@ QString categoryName(int category) {
 }
 
 std::shared_ptr<const std::vector<ShareRow>> shareRows(const engine::CompileSummary& s,
-                                                       const std::vector<engine::TimeShare>& shares) {
+                                                       const std::vector<engine::TimeShare>& shares,
+                                                       QString (*nameOf)(std::string_view)) {
     auto rows = std::make_shared<std::vector<ShareRow>>();
     for (const engine::TimeShare& t : shares) {
-        ShareRow r{qs(t.name), t.ns, s.compileNs > 0 ? static_cast<double>(t.ns) / static_cast<double>(s.compileNs) : 0.0,
+        ShareRow r{nameOf ? nameOf(t.name) : qs(t.name), t.ns, s.compileNs > 0 ? static_cast<double>(t.ns) / static_cast<double>(s.compileNs) : 0.0,
                    std::nullopt, t.items};
         // A share of wall time only where every figure is on a wall clock (docs/accounting.md).
         if (s.compileShare() && s.sessionsOf(engine::TimeBase::Sequence) == 0 && s.sessionsOf(engine::TimeBase::Untimed) == 0)
@@ -47,7 +83,7 @@ SessionModel* makeSessionModel(QObject* parent) {
     using S = engine::SessionSummary;
     return new SessionModel(
         {{QStringLiteral("Session"), [](const S& s) { return QVariant(qs(s.label)); }},
-         {QStringLiteral("Runtime"), [](const S& s) { return QVariant(qs(s.runtime)); }},
+         {QStringLiteral("Runtime"), [](const S& s) { return QVariant(runtimeDisplayName(s.runtime)); }},
          {QStringLiteral("Time base"), [](const S& s) { return QVariant(QString::fromUtf8(engine::timeBaseName(s.base))); }},
          {QStringLiteral("Lifetime"),
           [](const S& s) {

@@ -15,8 +15,10 @@ struct ShareRow {
 };
 
 // Rows for a "by category" or "by runtime" table of one summary.
+// `nameOf` turns the core's names into what the user reads (runtimeDisplayName); null: as they are.
 std::shared_ptr<const std::vector<ShareRow>> shareRows(const engine::CompileSummary& s,
-                                                       const std::vector<engine::TimeShare>& shares);
+                                                       const std::vector<engine::TimeShare>& shares,
+                                                       QString (*nameOf)(std::string_view) = nullptr);
 
 using ShareModel = TableModel<ShareRow>;
 ShareModel* makeShareModel(const QString& firstHeader, QObject* parent);

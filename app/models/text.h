@@ -11,9 +11,12 @@
 namespace cs::gui {
 
 inline QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-inline QString durationText(std::int64_t ns) { return qs(util::formatDuration(ns)); }
+// "12.3 µs": the core's "us" (ASCII, for terminals and logs) as the GUI writes it.
+QString durationText(std::int64_t ns);
 inline QString groupedCount(std::int64_t n) { return qs(util::formatCount(n)); }
 inline QString percentText(double fraction) { return QString::number(fraction * 100.0, 'f', 1) + QLatin1Char('%'); }
+// A runtime as users say it: "import:warp-log" -> "Warp (imported log)", "numba" -> "Numba".
+QString runtimeDisplayName(std::string_view runtime);
 // "compile", "module load", ...: the readable name of a cs_category code.
 QString categoryName(int category);
 

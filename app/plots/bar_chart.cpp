@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cs::gui {
 
@@ -23,6 +24,8 @@ void BarChart::setBars(const QStringList& labels, const QVector<double>& values,
     m_labels = labels;
     m_values = values;
     m_colors = colors;
+    m_series.clear();
+    m_plot->legend->setVisible(false);
     m_plot->clearPlottables();
     bool horizontal = m_orientation == Qt::Horizontal;
     QCPAxis* keyAxis = horizontal ? m_plot->yAxis : m_plot->xAxis;
@@ -43,10 +46,71 @@ void BarChart::setBars(const QStringList& labels, const QVector<double>& values,
     keyAxis->setRange(-0.6, std::max<double>(1, values.size()) - 0.4);
     keyAxis->grid()->setVisible(false);
     double hi = values.isEmpty() ? 1.0 : *std::max_element(values.begin(), values.end());
+    valueAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    valueAxis->setNumberFormat(QStringLiteral("gbd"));
+    valueAxis->setNumberPrecision(6);
     valueAxis->setRange(0, hi > 0 ? hi * 1.1 : 1.0);
     valueAxis->setLabel(valueAxisLabel);
     keyAxis->setLabel(QString());
     m_plot->replot();
+}
+
+void BarChart::setStackedBars(const QStringList& labels, const QVector<Series>& series, const QString& valueAxisLabel,
+                              bool counts) {
+    m_labels = labels;
+    m_series = series;
+    m_values = QVector<double>(labels.size(), 0.0);
+    m_colors.clear();
+    for (const Series& s : series)
+        for (int i = 0; i < labels.size(); ++i) m_values[i] += s.values.value(i);
+    m_plot->clearPlottables();
+    const bool horizontal = m_orientation == Qt::Horizontal;
+    QCPAxis* keyAxis = horizontal ? m_plot->yAxis : m_plot->xAxis;
+    QCPAxis* valueAxis = horizontal ? m_plot->xAxis : m_plot->yAxis;
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
+    QCPBars* below = nullptr;
+    for (const Series& s : series) {
+        auto* bars = new QCPBars(keyAxis, valueAxis);
+        bars->setName(s.name);
+        bars->setWidth(0.7);
+        bars->setBrush(s.color);
+        bars->setPen(s.color.darker(130));
+        for (int i = 0; i < labels.size(); ++i) bars->addData(i, s.values.value(i));
+        if (below) bars->moveAbove(below);
+        below = bars;
+    }
+    keyAxis->setTicker(ticker);
+    keyAxis->setRangeReversed(horizontal);
+    keyAxis->setRange(-0.6, std::max<double>(1, labels.size()) - 0.4);
+    keyAxis->grid()->setVisible(false);
+    const double hi = m_values.isEmpty() ? 1.0 : *std::max_element(m_values.begin(), m_values.end());
+    if (counts) {
+        auto whole = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+        whole->setTickStep(1.0);
+        whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);  // 1, 2, 5, 10... times a whole step
+        valueAxis->setTicker(whole);
+        valueAxis->setNumberFormat(QStringLiteral("f"));
+        valueAxis->setNumberPrecision(0);
+        valueAxis->setRange(0, std::max(1.0, std::ceil(hi * 1.1)));
+    } else {
+        valueAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        valueAxis->setNumberFormat(QStringLiteral("gbd"));
+        valueAxis->setNumberPrecision(6);
+        valueAxis->setRange(0, hi > 0 ? hi * 1.1 : 1.0);
+    }
+    valueAxis->setLabel(valueAxisLabel);
+    keyAxis->setLabel(QString());
+    m_plot->legend->setVisible(series.size() > 1);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_plot->replot();
+}
+
+QStringList BarChart::valueTickLabels() const {
+    const QCPAxis* valueAxis = m_orientation == Qt::Horizontal ? m_plot->xAxis : m_plot->yAxis;
+    QStringList out;
+    for (const QString& t : valueAxis->tickVectorLabels()) out << t;
+    return out;
 }
 
 QString BarChart::toSvg() const {
@@ -57,10 +121,24 @@ QString BarChart::toSvg() const {
     for (int i = 0; i < m_values.size(); ++i) {
         double k0 = keyAxis->coordToPixel(i - 0.35), k1 = keyAxis->coordToPixel(i + 0.35);
         double v0 = valueAxis->coordToPixel(0), v1 = valueAxis->coordToPixel(m_values[i]);
+        // Stacked: each series' part of the bar in its colour, bottom first.
+        double base = 0;
+        for (const Series& s : m_series) {
+            const double part = s.values.value(i);
+            if (part <= 0) continue;
+            const double p0 = valueAxis->coordToPixel(base), p1 = valueAxis->coordToPixel(base + part);
+            base += part;
+            svg.rect((horizontal ? QRectF(QPointF(p0, std::min(k0, k1)), QPointF(p1, std::max(k0, k1)))
+                                 : QRectF(QPointF(std::min(k0, k1), p1), QPointF(std::max(k0, k1), p0)))
+                         .normalized(),
+                     s.color, s.color.darker(130));
+        }
         QRectF r = horizontal ? QRectF(QPointF(v0, std::min(k0, k1)), QPointF(v1, std::max(k0, k1)))
                               : QRectF(QPointF(std::min(k0, k1), v1), QPointF(std::max(k0, k1), v0));
-        QColor c = m_colors.value(i, QColor(0x3f, 0x7f, 0xbf));
-        svg.rect(r.normalized(), c, c.darker(130));
+        if (m_series.isEmpty()) {
+            QColor c = m_colors.value(i, QColor(0x3f, 0x7f, 0xbf));
+            svg.rect(r.normalized(), c, c.darker(130));
+        }
         QRectF label = horizontal ? QRectF(0, r.top(), v0 - 4, r.height()) : QRectF(r.left() - 10, v0 + 2, r.width() + 20, 14);
         svg.text(label, m_labels.value(i), Qt::black);
         svg.text(horizontal ? QRectF(r.right() + 4, r.top(), 90, r.height()) : QRectF(r.left(), r.top() - 14, 90, 14),

@@ -20,6 +20,18 @@ public:
     BarChart(Qt::Orientation orientation, QWidget* parent = nullptr);
     void setBars(const QStringList& labels, const QVector<double>& values, const QVector<QColor>& colors,
                  const QString& valueAxisLabel);
+    // Stacked bars, one colour per series, with a legend (first compiles below recompiles). With
+    // `counts`, the value axis ticks only at whole numbers (no "0.5 misses").
+    struct Series {
+        QString name;
+        QColor color;
+        QVector<double> values;  // one per label
+    };
+    void setStackedBars(const QStringList& labels, const QVector<Series>& series, const QString& valueAxisLabel, bool counts);
+    // The value-axis tick labels as drawn now (for tests).
+    QStringList valueTickLabels() const;
+    int seriesCount() const { return static_cast<int>(m_series.size()); }
+    double seriesValue(int series, int bar) const { return m_series.value(series).values.value(bar); }
     int barCount() const { return static_cast<int>(m_values.size()); }
     double value(int i) const { return m_values.value(i); }
     QString toSvg() const override;
@@ -31,6 +43,7 @@ private:
     QStringList m_labels;
     QVector<double> m_values;
     QVector<QColor> m_colors;
+    QVector<Series> m_series;  // stacked bars: parts of m_values
 };
 
 }  // namespace cs::gui

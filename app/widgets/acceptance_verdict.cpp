@@ -2,7 +2,20 @@
 
 #include "app/models/text.h"
 
+#include <QLabel>
+#include <QScrollArea>
+
 namespace cs::gui {
+
+QWidget* boundedVerdictBox(QLabel* verdict, QWidget* parent) {
+    auto* box = new QScrollArea(parent);
+    box->setWidget(verdict);
+    box->setWidgetResizable(true);
+    box->setFrameShape(QFrame::NoFrame);
+    box->setMaximumHeight(140);
+    box->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    return box;
+}
 
 QString acceptanceVerdictHtml(const TraceDocument& doc) {
     if (!doc.summary) return {};

@@ -6,8 +6,15 @@
 
 #include <QString>
 
+class QLabel;
+class QWidget;
+
 namespace cs::gui {
 
 QString acceptanceVerdictHtml(const TraceDocument& doc);
+
+// The verdict label inside a box of bounded height that scrolls: a verdict with 100 failed rules
+// must not grow the window past the screen.
+QWidget* boundedVerdictBox(QLabel* verdict, QWidget* parent);
 
 }  // namespace cs::gui

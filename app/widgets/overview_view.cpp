@@ -5,6 +5,7 @@
 #include "filtered_table.h"
 #include "app/models/text.h"
 #include "app/plots/bar_chart.h"
+#include "app/plots/category_colors.h"
 
 #include <QGridLayout>
 #include <QGroupBox>
@@ -24,6 +25,18 @@ QWidget* boxed(const QString& title, QWidget* content) {
 }
 }  // namespace
 
+// The timeline's colour of each compile label of the summary (app/plots/category_colors.h).
+QColor chartColor(const std::string& label) {
+    static const std::pair<const char*, int> map[] = {
+        {"compile", CS_CAT_COMPILE},        {"inference", CS_CAT_INFERENCE},    {"codegen", CS_CAT_CODEGEN},
+        {"link", CS_CAT_LINK},              {"compiler phase", CS_CAT_PHASE},   {"module build", CS_CAT_MODULE_LOAD},
+        {"NVRTC", CS_CAT_COMPILE},          {"nvJitLink", CS_CAT_LINK},         {"driver JIT", CS_CAT_CODEGEN},
+        {"program compile", CS_CAT_COMPILE}, {"Julia compile share", CS_CAT_INFERENCE}};
+    for (const auto& [name, category] : map)
+        if (label == name) return categoryColor(category);
+    return categoryColor(CS_CAT_OTHER);
+}
+
 // The figures of the engine's compile accounting (docs/accounting.md), as every view shows them.
 QString compileHeadline(const engine::CompileSummary& s) {
     QString text = QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
@@ -39,7 +52,7 @@ QString compileHeadline(const engine::CompileSummary& s) {
 OverviewView::OverviewView(QWidget* parent)
     : QWidget(parent),
       m_loss(makeLossBanner(this)),
-      m_headline(new QLabel(QStringLiteral("Loading…"), this)),
+      m_headline(new QLabel(QStringLiteral("No trace open: File > Open (Ctrl+O), or drop a trace, a Warp log, a Julia printout or a TEF file here."), this)),
       m_verdict(new QLabel(this)),
       m_chart(new BarChart(Qt::Horizontal, this)),
       m_categories(makeShareModel(QStringLiteral("Category"), this)),
@@ -68,13 +81,13 @@ OverviewView::OverviewView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_loss);
     layout->addWidget(m_headline);
-    layout->addWidget(m_verdict);
+    layout->addWidget(boundedVerdictBox(m_verdict, this));
     layout->addLayout(grid, 1);
 }
 
 void OverviewView::setDocument(const TraceDocument& doc) {
     if (!doc.summary) {
-        m_headline->setText(doc.loading ? QStringLiteral("Loading %1…").arg(doc.label) : QStringLiteral("No trace"));
+        m_headline->setText(doc.loading ? QStringLiteral("Loading %1…").arg(doc.label) : QStringLiteral("No trace open"));
         return;
     }
     showLossBanner(m_loss, lossBannerText({&doc}));
@@ -82,7 +95,7 @@ void OverviewView::setDocument(const TraceDocument& doc) {
     m_headline->setText(doc.label + QStringLiteral(": ") + compileHeadline(s));
     m_verdict->setText(acceptanceVerdictHtml(doc));
     m_categories->setRows(shareRows(s, s.byCategory));
-    m_runtimes->setRows(shareRows(s, s.byRuntime));
+    m_runtimes->setRows(shareRows(s, s.byRuntime, &runtimeDisplayName));
     m_sessions->setRows(std::make_shared<const std::vector<engine::SessionSummary>>(s.sessions));
     m_problems->setRows(std::make_shared<const std::vector<std::string>>(s.problems));
     m_findings->setTree(buildFindingTree(doc.findings, 5));
@@ -92,7 +105,7 @@ void OverviewView::setDocument(const TraceDocument& doc) {
     for (const engine::TimeShare& t : s.byCategory) {
         labels << qs(t.name);
         values << static_cast<double>(t.ns) / 1e9;
-        colors << QColor(0xd6, 0x45, 0x3d);
+        colors << chartColor(t.name);
     }
     m_chart->setBars(labels, values, colors, QStringLiteral("seconds (union of intervals)"));
 }

@@ -13,10 +13,13 @@
 #include "app/widgets/overview_view.h"
 #include "app/widgets/search_view.h"
 #include "app/widgets/timeline_view.h"
+#include "core/trace/writer.h"
 #include "demo_trace_builder.h"
+#include "app/models/text.h"
 #include "test_util.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QColor>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -59,11 +62,47 @@ TEST_F(MainWindowTest, OverviewShowsCompileTimeSharesAndVerdict) {
     EXPECT_EQ(o->categoryModel()->rowCount(), 6);
     EXPECT_EQ(o->categoryModel()->index(0, 0).data().toString(), QStringLiteral("compile"));
     EXPECT_EQ(o->runtimeModel()->rowCount(), 3);
-    EXPECT_EQ(o->runtimeModel()->index(1, 0).data().toString(), QStringLiteral("warp"));
+    EXPECT_EQ(o->runtimeModel()->index(1, 0).data().toString(), QStringLiteral("Warp"));  // as users say it
     EXPECT_EQ(o->runtimeModel()->index(1, 1).data().toString(), QStringLiteral("2.00 s"));
     EXPECT_EQ(o->sessionModel()->rowCount(), 3);
     EXPECT_TRUE(o->verdict().contains(QStringLiteral("Acceptance"))) << o->verdict().toStdString();
     EXPECT_EQ(window->statusText(), QStringLiteral("1 trace(s) open"));
+}
+
+// Runtimes as users say them, microseconds as "µs", the chart in the timeline's category colours.
+TEST(OverviewText, RuntimeNamesUnitsAndColours) {
+    EXPECT_EQ(runtimeDisplayName("import:warp-log"), QStringLiteral("Warp (imported log)"));
+    EXPECT_EQ(runtimeDisplayName("import:julia-timing"), QStringLiteral("Julia (imported timing output)"));
+    EXPECT_EQ(runtimeDisplayName("numba"), QStringLiteral("Numba"));
+    EXPECT_EQ(runtimeDisplayName("nvrtc"), QStringLiteral("CUDA (NVRTC)"));
+    EXPECT_EQ(runtimeDisplayName("import:tef"), QStringLiteral("Trace Event Format (imported)"));
+    EXPECT_EQ(runtimeDisplayName("my-runtime"), QStringLiteral("my-runtime"));
+    EXPECT_EQ(durationText(12300), QStringLiteral("12.3 \u00B5s"));
+    EXPECT_EQ(durationText(1500000), QStringLiteral("1.50 ms"));
+}
+
+// An acceptance verdict with 100 failed rules (one per cache scope) scrolls inside its box: the window
+// still fits a 1000 px screen.
+TEST_F(MainWindowTest, OverviewWithAHundredViolationsFitsA1000pxScreen) {
+    const std::string many = dir.file("many.cstrace");
+    {
+        cs::trace::TraceWriter w(many, {});
+        auto s = w.addSession({.runtime = w.intern("julia"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 0});
+        for (int i = 0; i < 100; ++i) {
+            const auto scope = w.intern("cache_" + std::to_string(i));
+            for (auto [name, value] : {std::pair{"hits", 5}, {"misses", 3}, {"entries", 2}})
+                w.addCounter({.sessionId = s, .tsNs = 10 + i, .scope = scope, .name = w.intern(name), .value = value});
+        }
+        w.endSession(s, 5000, 0);
+        w.finalize();
+    }
+    open({QString::fromStdString(many)});
+    EXPECT_EQ(window->overview()->verdict().count(QStringLiteral("✗")), 100) << "every violation is listed";
+    EXPECT_LE(window->overview()->minimumSizeHint().height(), 1000);
+    EXPECT_LE(window->minimumSizeHint().height(), 1000);
+    window->resize(1200, 900);
+    QApplication::processEvents();
+    EXPECT_LE(window->height(), 1000);
 }
 
 TEST_F(MainWindowTest, TimelineShowsLanesMarksAndSelection) {
@@ -225,10 +264,19 @@ TEST_F(MainWindowTest, CacheViewShowsLookupsMissCausesAndTheVerdict) {
     // The gradient program recompiled at step 4: a late miss, and 3 programs where a train-only run expects 2.
     EXPECT_TRUE(c->verdict().contains(QStringLiteral("FAIL"))) << c->verdict().toStdString();
     EXPECT_TRUE(window->overview()->verdict().contains(QStringLiteral("FAIL")));
-    // Misses per step: 2 at step 1 (gradient, optimizer), 1 at step 4.
+    // Misses per step: 2 first compiles at step 1 (gradient, optimizer), 1 recompile at step 4, stacked
+    // apart; the count axis ticks at whole numbers only.
     ASSERT_EQ(c->chart()->barCount(), 4);
+    ASSERT_EQ(c->chart()->seriesCount(), 2);
     EXPECT_EQ(c->chart()->value(0), 2.0);
     EXPECT_EQ(c->chart()->value(3), 1.0);
+    EXPECT_EQ(c->chart()->seriesValue(0, 0), 2.0);  // first compiles
+    EXPECT_EQ(c->chart()->seriesValue(1, 0), 0.0);
+    EXPECT_EQ(c->chart()->seriesValue(0, 3), 0.0);
+    EXPECT_EQ(c->chart()->seriesValue(1, 3), 1.0);  // the recompile
+    const QStringList ticks = c->chart()->valueTickLabels();
+    ASSERT_FALSE(ticks.isEmpty());
+    for (const QString& t : ticks) EXPECT_FALSE(t.contains(QLatin1Char('.'))) << t.toStdString();
     ASSERT_TRUE(c->showLookup(6));  // cache_lookups.id 6: the step-4 miss
     EXPECT_TRUE(c->details().contains(QStringLiteral("shape of arg 2: 128x64 -> 100x64"))) << c->details().toStdString();
 }
