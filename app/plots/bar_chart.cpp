@@ -41,17 +41,36 @@ void BarChart::setBars(const QStringList& labels, const QVector<double>& values,
         bars->addData(i, values[i]);
         ticker->addTick(i, labels.value(i));
     }
+    finishAxes(ticker, valueAxisLabel, false);
+}
+
+// Key axis: one labelled tick per bar. Value axis: from 0 to a little above the tallest bar; for
+// counts, ticks at whole numbers only.
+void BarChart::finishAxes(const QSharedPointer<QCPAxisTickerText>& ticker, const QString& valueAxisLabel, bool counts) {
+    const bool horizontal = m_orientation == Qt::Horizontal;
+    QCPAxis* keyAxis = horizontal ? m_plot->yAxis : m_plot->xAxis;
+    QCPAxis* valueAxis = horizontal ? m_plot->xAxis : m_plot->yAxis;
     keyAxis->setTicker(ticker);
     keyAxis->setRangeReversed(horizontal);
-    keyAxis->setRange(-0.6, std::max<double>(1, values.size()) - 0.4);
+    keyAxis->setRange(-0.6, std::max<double>(1, m_values.size()) - 0.4);
     keyAxis->grid()->setVisible(false);
-    double hi = values.isEmpty() ? 1.0 : *std::max_element(values.begin(), values.end());
-    valueAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    valueAxis->setNumberFormat(QStringLiteral("gbd"));
-    valueAxis->setNumberPrecision(6);
-    valueAxis->setRange(0, hi > 0 ? hi * 1.1 : 1.0);
-    valueAxis->setLabel(valueAxisLabel);
     keyAxis->setLabel(QString());
+    const double hi = m_values.isEmpty() ? 1.0 : *std::max_element(m_values.begin(), m_values.end());
+    if (counts) {
+        auto whole = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+        whole->setTickStep(1.0);
+        whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);  // 1, 2, 5, 10... times a whole step
+        valueAxis->setTicker(whole);
+        valueAxis->setNumberFormat(QStringLiteral("f"));
+        valueAxis->setNumberPrecision(0);
+        valueAxis->setRange(0, std::max(1.0, std::ceil(hi * 1.1)));
+    } else {
+        valueAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        valueAxis->setNumberFormat(QStringLiteral("gbd"));
+        valueAxis->setNumberPrecision(6);
+        valueAxis->setRange(0, hi > 0 ? hi * 1.1 : 1.0);
+    }
+    valueAxis->setLabel(valueAxisLabel);
     m_plot->replot();
 }
 
@@ -80,30 +99,9 @@ void BarChart::setStackedBars(const QStringList& labels, const QVector<Series>& 
         if (below) bars->moveAbove(below);
         below = bars;
     }
-    keyAxis->setTicker(ticker);
-    keyAxis->setRangeReversed(horizontal);
-    keyAxis->setRange(-0.6, std::max<double>(1, labels.size()) - 0.4);
-    keyAxis->grid()->setVisible(false);
-    const double hi = m_values.isEmpty() ? 1.0 : *std::max_element(m_values.begin(), m_values.end());
-    if (counts) {
-        auto whole = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
-        whole->setTickStep(1.0);
-        whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);  // 1, 2, 5, 10... times a whole step
-        valueAxis->setTicker(whole);
-        valueAxis->setNumberFormat(QStringLiteral("f"));
-        valueAxis->setNumberPrecision(0);
-        valueAxis->setRange(0, std::max(1.0, std::ceil(hi * 1.1)));
-    } else {
-        valueAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        valueAxis->setNumberFormat(QStringLiteral("gbd"));
-        valueAxis->setNumberPrecision(6);
-        valueAxis->setRange(0, hi > 0 ? hi * 1.1 : 1.0);
-    }
-    valueAxis->setLabel(valueAxisLabel);
-    keyAxis->setLabel(QString());
     m_plot->legend->setVisible(series.size() > 1);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_plot->replot();
+    finishAxes(ticker, valueAxisLabel, counts);
 }
 
 QStringList BarChart::valueTickLabels() const {

@@ -4,12 +4,14 @@
 #include "exportable_plot.h"
 
 #include <QColor>
+#include <QSharedPointer>
 #include <QStringList>
 #include <QVector>
 #include <QWidget>
 
 class QCustomPlot;
 class QCPBars;
+class QCPAxisTickerText;
 
 namespace cs::gui {
 
@@ -38,6 +40,7 @@ public:
     bool savePng(const QString& path) const override;
 
 private:
+    void finishAxes(const QSharedPointer<QCPAxisTickerText>& ticker, const QString& valueAxisLabel, bool counts);
     Qt::Orientation m_orientation;
     QCustomPlot* m_plot;
     QStringList m_labels;
