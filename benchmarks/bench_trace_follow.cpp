@@ -1,7 +1,8 @@
 // Writer throughput with a live follower attached, beside the same writer alone, in the same run
 // (issue 20: >= 90 %). The writer commits every 10,000 rows, as the recorder does under load; the
 // follower polls every 250 ms (the GUI's default refresh), copying the new rows into its mirror
-// (core/trace/trace_follower.h). Counter: rows the follower copied, to show it kept up.
+// (core/trace/trace_follower.h), at the lowered priority the GUI and `watch` follow with. Counter: rows
+// the follower copied, to show it kept up.
 #include "core/trace/trace_follower.h"
 #include "core/trace/writer.h"
 
@@ -41,6 +42,7 @@ void writeWithOptionalFollower(benchmark::State& state, bool follow) {
         std::thread follower;
         if (follow)
             follower = std::thread([&] {
+                cs::trace::yieldToRecorder();  // as the GUI's loader and `watch` do
                 cs::trace::TraceFollower f(path, mirror);
                 while (!done.load()) {
                     f.poll();

@@ -156,6 +156,7 @@ int runWatch(const std::vector<std::string>& args, CommandIo& io) {
         if (!json) io.err << "watching " << path << " while it is recorded (Ctrl-C detaches)\n";
         // Each poll copies only the rows committed since the last one into a private mirror
         // (trace_follower.h) and analyses the mirror: the recording is never read twice.
+        trace::yieldToRecorder();
         std::unique_ptr<trace::TraceFollower> follower;
         const ScratchDir scratch;
         while (isLive(path)) {

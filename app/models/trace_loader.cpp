@@ -139,6 +139,7 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             // analysis read the mirror, so findings appear while the job runs.
             const std::string mirror =
                 m_imports->filePath(QStringLiteral("live-%1.cstrace").arg(docId)).toStdString();
+            trace::yieldToRecorder();  // this worker thread: the recorder comes first
             trace::TraceFollower follower(file, mirror);
             QElapsedTimer since, sinceAnalysis;
             since.start();

@@ -5,9 +5,10 @@
 // a refresh grow with the job, and a long read transaction on the recorder's file holds back its WAL
 // checkpoints (the WAL then grows without bound). So the follower keeps a private copy, the mirror,
 // and each poll copies into it only the rows committed since the last poll: per table, the rows
-// whose rowid is above that table's watermark, all in one short read transaction on the recording
-// (one consistent snapshot, then the recorder's checkpoints proceed), on a connection opened for
-// that poll and closed after it (an idle open connection would stop the recorder from finalizing).
+// whose rowid is above that table's watermark, in read transactions of at most 8192 rows each (so
+// the recorder's checkpoints are never held back for long), referrers first (a copied row's strings
+// and tracks were committed before it, so they are still found), on a connection opened for that
+// poll and closed after it (an idle open connection would stop the recorder from finalizing).
 // Views then read the mirror, which nobody else writes.
 //
 // Appended tables are read from their watermark. Four small tables are changed in place by the
@@ -28,6 +29,10 @@ struct sqlite3;
 
 namespace cs::trace {
 
+// Lowers the calling thread's CPU priority (Linux: the thread's nice value, +10): a viewer following
+// a recording must take CPU from the recorder only when the recorder leaves it idle.
+void yieldToRecorder();
+
 class TraceFollower {
 public:
     // Opens `recording` (TraceError when it is not a readable trace) and creates the mirror at
@@ -46,8 +51,8 @@ public:
         std::int64_t smallTableRowsRead = 0;  // rows of sessions, tracks, stats and meta, re-read whole
         std::vector<TableRows> appended;      // appended rows per table, tables with none left out
     };
-    // Copies the rows committed since the last poll into the mirror, in one read transaction on the
-    // recording and one write transaction on the mirror. Throws TraceError when the recording cannot
+    // Copies the rows committed since the last poll into the mirror, in short read transactions on
+    // the recording and one write transaction on the mirror. Throws TraceError when the recording cannot
     // be read (a poll that fails copies nothing; the next one starts from the same watermarks).
     PollResult poll();
 
