@@ -190,6 +190,18 @@ TEST_F(MainWindowTest, SearchBoxFindsNamesAndSelectsOnTimeline) {
     EXPECT_LT(b - a, 2 * demo::kS);
 }
 
+// A Warp user pastes a module hash: the search finds the load of that identity, labelled with its
+// name, hash and outcome.
+TEST_F(MainWindowTest, AHashSearchFindsItsModule) {
+    open({path});
+    window->searchBox()->setText(QStringLiteral("bbbbbbb"));
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    SearchModel* m = window->search()->model();
+    ASSERT_EQ(m->rowCount(), 1);
+    EXPECT_EQ(m->rowAt(0)->name, QStringLiteral("warp.sim bbbbbbb (compiled)"));
+    EXPECT_EQ(m->index(0, 4).data().toString(), QStringLiteral("warp pid 200 · module loads"));
+}
+
 TEST_F(MainWindowTest, SeveralTracesAreLanesOfOneTimeline) {
     std::string second = dir.file("rank1.cstrace");
     demo::writeDemoTrace(second);

@@ -104,10 +104,16 @@ public:
             });
         }, keep);
         m_control.report(85, "module loads");
-        each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM module_loads WHERE start_ns IS NOT NULL",
+        // A module load reads "warp.sim aaaaaaa (cached)": its identity is in the label (so a pasted
+        // hash finds it), and compiled and cached loads take the compile and cache-load colours.
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid, hash_sid, result FROM module_loads WHERE start_ns IS NOT NULL",
              [&](sqlite3_stmt* st) {
+                 const int result = static_cast<int>(trace::colInt(st, 6));
+                 const int category = result == CS_MODULE_COMPILED ? CS_CAT_COMPILE : result == CS_MODULE_CACHED ? CS_CAT_CACHE_LOAD
+                                                                                                                  : CS_CAT_MODULE_LOAD;
                  addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::ModuleLoads, "module loads"), trace::colInt(st, 2),
-                         util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_MODULE_LOAD, trace::colInt(st, 0));
+                         util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)),
+                         moduleLabel(trace::colInt(st, 4), trace::colInt(st, 5), result), category, trace::colInt(st, 0));
              });
         each("SELECT id, session_id, start_ns, dur_ns, name_sid, api FROM cuda_programs", [&](sqlite3_stmt* st) {
             int cat = trace::colInt(st, 5) == CS_CUDA_NVJITLINK ? CS_CAT_LINK : CS_CAT_COMPILE;
@@ -146,12 +152,23 @@ public:
     }
 
 private:
+    std::unordered_map<std::string, std::int64_t> m_labels;  // synthetic labels (module loads)
     void each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& fn) {
         m_reader.query(sql, [&](sqlite3_stmt* st) {
             fn(st);
             if ((++m_done & 0xFFFF) == 0) m_control.check();
         });
         m_control.check();
+    }
+
+    // The id of "NAME HASH (outcome)", added after the trace's own strings, each text once.
+    std::int64_t moduleLabel(std::int64_t name, std::int64_t hash, int result) {
+        std::string label(m_out.strings.get(name));
+        if (const std::string_view h = m_out.strings.get(hash); !h.empty()) label += " " + std::string(h);
+        label += result == CS_MODULE_COMPILED ? " (compiled)" : result == CS_MODULE_CACHED ? " (cached)" : result == CS_MODULE_ERROR ? " (error)" : "";
+        auto [it, added] = m_labels.try_emplace(label, static_cast<std::int64_t>(m_out.strings.size()) + 1);
+        if (added) m_out.strings.setNext(it->second, label);
+        return it->second;
     }
 
     void loadStrings() {
