@@ -59,7 +59,7 @@ int runExport(const std::vector<std::string>& args, CommandIo& io) {
     }
     std::filesystem::rename(tmp, output);
     io.out << "wrote " << output << ": " << counts.spans << " spans (" << counts.unfinished << " never ended), "
-           << counts.flows << " flows, " << counts.lookups << " cache lookups, " << counts.steps << " steps on "
+           << counts.runtimeRows << " module loads / programs / phases, " << counts.flows << " flows, " << counts.lookups << " cache lookups, " << counts.steps << " steps on "
            << counts.tracks << " tracks of " << counts.sessions << " sessions\n";
     return Exit::Ok;
 }
@@ -71,7 +71,9 @@ Command exportCommand() {
             "Writes the trace as Trace Event Format JSON, which Perfetto (ui.perfetto.dev) and\n"
             "chrome://tracing open. Each session is a process (named by its label), each track a thread;\n"
             "spans are complete (\"X\") events with their category, detail and every stored arg; spans that\n"
-            "never ended are \"B\" events without an end; flows are \"s\" / \"f\" events; cache lookups and\n"
+            "never ended are \"B\" events without an end; module loads, NVRTC / nvJitLink programs, driver\n"
+            "JIT, kernel launches and compiler phases are complete events on their session's runtime lanes,\n"
+            "with every column as an arg; flows are \"s\" / \"f\" events; cache lookups and\n"
             "steps are instant events (hit / miss with the program, key components and step). Times are\n"
             "exact nanoseconds (microseconds with three decimals), shifted per session as the timeline\n"
             "draws them. `compilescope import` reads the file back into the same spans.\n\n"

@@ -43,9 +43,10 @@ std::ostream& operator<<(std::ostream& os, const SpanKey& k) {
     return os << "}";
 }
 
-// The spans of a trace, display offsets applied; `skipInstants` leaves out the zero-length spans the
-// importer makes of "i" events (they carry a "scope" arg).
-std::vector<SpanKey> spansOf(const cs::trace::TraceReader& r, bool skipInstants) {
+// The spans of a trace, display offsets applied; `skipExtras` leaves out what the export adds beside
+// the spans: the zero-length spans the importer makes of "i" events (they carry a "scope" arg) and
+// the rows of the runtime lanes (a "table" arg).
+std::vector<SpanKey> spansOf(const cs::trace::TraceReader& r, bool skipExtras) {
     const auto clocks = cs::engine::sessionClocks(r);
     struct Row {
         std::int64_t id, track, start, dur;
@@ -74,7 +75,7 @@ std::vector<SpanKey> spansOf(const cs::trace::TraceReader& r, bool skipInstants)
             });
     std::erase_if(rows, [&](Row& row) {
         for (const std::string& a : args[row.id]) {
-            if (a.rfind("scope=", 0) == 0 && skipInstants) return true;
+            if ((a.rfind("scope=", 0) == 0 || a.rfind("table=", 0) == 0) && skipExtras) return true;
             if (a.rfind("cat=", 0) != 0) row.key.args.push_back(a);
         }
         std::sort(row.key.args.begin(), row.key.args.end());
@@ -144,9 +145,24 @@ TEST(ExportTef, DemoTraceRoundTripKeepsSpans) {
     ASSERT_GT(before.size(), 1000u);
     expectSameSpans(before, after);
 
-    // One X event per span, a named process per session and a named thread per track.
+    // One X event per span and per row of the runtime lanes, a named process per session and a
+    // named thread per track.
     EXPECT_EQ(static_cast<std::int64_t>(eventsWithPhase(doc, "X").size() + eventsWithPhase(doc, "B").size()),
-              scalar(*original, "SELECT count(*) FROM spans"));
+              scalar(*original, "SELECT (SELECT count(*) FROM spans) + (SELECT count(*) FROM module_loads WHERE start_ns "
+                                "IS NOT NULL) + (SELECT count(*) FROM cuda_programs) + (SELECT count(*) FROM phase_timings "
+                                "WHERE start_ns IS NOT NULL)"));
+    // Warp module loads keep their hash and outcome.
+    int loads = 0;
+    for (const auto* x : eventsWithPhase(doc, "X")) {
+        const auto* table = x->get("args")->get("table");
+        if (!table || table->str != "module_loads") continue;
+        ++loads;
+        EXPECT_EQ(x->get("cat")->str, "module-load");
+        ASSERT_NE(x->get("args")->get("hash"), nullptr);
+        const std::string result = x->get("args")->get("result")->str;
+        EXPECT_TRUE(result == "compiled" || result == "cached" || result == "error" || result == "unknown") << result;
+    }
+    EXPECT_EQ(loads, scalar(*original, "SELECT count(*) FROM module_loads WHERE start_ns IS NOT NULL"));
     std::int64_t processNames = 0, threadNames = 0;
     for (const auto* m : eventsWithPhase(doc, "M")) {
         processNames += m->get("name")->str == "process_name";

@@ -48,6 +48,60 @@ struct FlowEnd {
     bool from;
 };
 
+// The tables the timeline draws as runtime lanes (timeline_data.h), one lane per session each.
+// Columns after the fifth become args under their SQL alias; `enums` names the enum of a column.
+struct RuntimeTable {
+    const char* table;
+    const char* lane;
+    std::string sql;  // session_id, start_ns, dur_ns, name, category, then the args
+    std::vector<std::pair<std::string, std::string>> enums;  // arg key -> enum type
+};
+
+const std::vector<RuntimeTable>& runtimeTables() {
+    auto n = [](int code) { return std::to_string(code); };
+    static const std::vector<RuntimeTable> tables = {
+        {"module_loads", "module loads",
+         "SELECT m.session_id, m.start_ns, m.dur_ns, n.str, " + n(CS_CAT_MODULE_LOAD) + ", h.str AS hash, d.str AS device, m.block_dim AS block_dim, "
+         "m.result AS result, m.compile_ns AS compile_ns, m.source_bytes AS source_bytes, "
+         "(SELECT group_concat(k.str || '=' || coalesce(v.str, ''), ' ') FROM module_options o "
+         " JOIN strings k ON k.id = o.key_sid LEFT JOIN strings v ON v.id = o.value_sid WHERE o.load_id = m.id) AS options, "
+         "m.id AS module_load_id FROM module_loads m LEFT JOIN strings n ON n.id = m.name_sid "
+         "LEFT JOIN strings h ON h.id = m.hash_sid LEFT JOIN strings d ON d.id = m.device_sid "
+         "WHERE m.start_ns IS NOT NULL ORDER BY m.session_id, m.start_ns, m.id",
+         {{"result", "module_result"}}},
+        {"cuda_programs", "NVRTC / nvJitLink",
+         "SELECT c.session_id, c.start_ns, c.dur_ns, n.str, CASE WHEN c.api = " + n(CS_CUDA_NVJITLINK) + " THEN " +
+             n(CS_CAT_LINK) + " ELSE " + n(CS_CAT_COMPILE) + " END, c.api AS api, "
+         "c.result AS result, sd.str AS source_digest, c.log_bytes AS log_bytes, c.output_bytes AS output_bytes, "
+         "(SELECT group_concat(o.str, ' ') FROM (SELECT s.str FROM cuda_program_options po JOIN strings s "
+         " ON s.id = po.option_sid WHERE po.program_id = c.id ORDER BY po.ordinal) o) AS options, "
+         "c.id AS cuda_program_id FROM cuda_programs c LEFT JOIN strings n ON n.id = c.name_sid "
+         "LEFT JOIN strings sd ON sd.id = c.source_digest_sid ORDER BY c.session_id, c.start_ns, c.id",
+         {{"api", "cuda_api"}}},
+        {"cuda_jit", "driver JIT",
+         "SELECT j.session_id, j.start_ns, j.dur_ns, NULL, CASE WHEN j.operation = " + n(CS_JIT_OP_COMPILE) + " THEN " +
+             n(CS_CAT_COMPILE) + " ELSE " + n(CS_CAT_CACHE_LOAD) + " END, "
+         "j.entry_type AS entry_type, j.operation AS operation, j.device AS device, "
+         "j.jit_correlation_id AS jit_correlation_id, p.str AS cache_path, j.cache_bytes AS cache_bytes, "
+         "j.id AS cuda_jit_id FROM cuda_jit j LEFT JOIN strings p ON p.id = j.cache_path_sid "
+         "WHERE j.start_ns IS NOT NULL ORDER BY j.session_id, j.start_ns, j.id",
+         {{"entry_type", "jit_entry"}, {"operation", "jit_operation"}}},
+        {"kernel_launches", "kernel launches",
+         "SELECT k.session_id, k.start_ns, k.dur_ns, n.str, " + n(CS_CAT_LAUNCH) + ", k.grid_x AS grid_x, k.grid_y AS grid_y, "
+         "k.grid_z AS grid_z, k.block_x AS block_x, k.block_y AS block_y, k.block_z AS block_z, "
+         "k.shared_bytes AS shared_bytes, k.stream AS stream, k.id AS kernel_launch_id FROM kernel_launches k "
+         "LEFT JOIN strings n ON n.id = k.name_sid ORDER BY k.session_id, k.start_ns, k.id",
+         {}},
+        {"phase_timings", "compiler phases",
+         "SELECT t.session_id, t.start_ns, t.dur_ns, n.str, " + n(CS_CAT_PHASE) + ", t.tool AS tool, i.str AS input, a.str AS arch, "
+         "t.id AS phase_timing_id FROM phase_timings t LEFT JOIN strings n ON n.id = t.phase_sid "
+         "LEFT JOIN strings i ON i.id = t.input_sid LEFT JOIN strings a ON a.id = t.arch_sid "
+         "WHERE t.start_ns IS NOT NULL ORDER BY t.session_id, t.start_ns, t.dur_ns DESC, t.id",
+         {{"tool", "phase_tool"}}},
+    };
+    return tables;
+}
+
 struct Arg {
     std::string key;
     int type = SQLITE_NULL;
@@ -70,6 +124,7 @@ public:
         tracks();
         loadFlows();
         spans();
+        runtimeRows();
         lookups();
         steps();
         m_json.endArray().endObject();
@@ -216,16 +271,58 @@ private:
         if (have) writeSpan(cur);
     }
 
-    // Instants without a track of their own go to one "marks" thread per session, numbered after
-    // every real track so the tids never collide.
-    std::int64_t marksTid(std::int64_t session) {
-        auto it = m_marksTid.find(session);
-        if (it != m_marksTid.end()) return it->second;
-        std::int64_t tid = m_nextMarksTid++;
-        if (tid == 0) tid = m_nextMarksTid++;
-        const std::string name = "marks";
+    // Lanes without a track of their own ("marks", "module loads", ...) get one thread per session,
+    // numbered after every real track so the tids never collide.
+    std::int64_t laneTid(std::int64_t session, const std::string& name) {
+        auto it = m_laneTid.find({session, name});
+        if (it != m_laneTid.end()) return it->second;
+        std::int64_t tid = m_nextLaneTid++;
+        if (tid == 0) tid = m_nextLaneTid++;
         meta("thread_name", session, &tid, "name", &name, 0);
-        return m_marksTid.emplace(session, tid).first->second;
+        return m_laneTid.emplace(std::make_pair(session, name), tid).first->second;
+    }
+    std::int64_t marksTid(std::int64_t session) { return laneTid(session, "marks"); }
+
+    // Module loads, NVRTC programs, driver JIT, launches and compiler phases: complete events on their
+    // session's runtime lane, every column an arg, "table" and the row id saying where they come from.
+    void runtimeRows() {
+        for (const RuntimeTable& t : runtimeTables()) {
+            m_reader.query(t.sql, [&](sqlite3_stmt* st) {
+                const std::int64_t session = trace::colInt(st, 0);
+                const std::int64_t tid = laneTid(session, t.lane);
+                const auto dur = trace::colDuration(st, 2);
+                std::string name = trace::colText(st, 3);
+                const int category = static_cast<int>(trace::colInt(st, 4));
+                if (name.empty()) name = t.lane;
+                m_json.beginObject().key("ph").value(dur ? "X" : "B").key("name").value(name);
+                m_json.key("cat").value(trace::enumName("category", category)).key("pid").value(session);
+                m_json.key("tid").value(tid).key("ts").number(micros(display(session, trace::colInt(st, 1))));
+                if (dur) m_json.key("dur").number(micros(*dur));
+                m_json.key("args").beginObject().key("table").value(t.table);
+                for (int c = 5; c < sqlite3_column_count(st); ++c) {
+                    const int type = sqlite3_column_type(st, c);
+                    if (type == SQLITE_NULL) continue;
+                    const std::string key = sqlite3_column_name(st, c);
+                    m_json.key(key);
+                    std::string_view enumType;
+                    for (const auto& [k, e] : t.enums)
+                        if (k == key) enumType = e;
+                    if (!enumType.empty() && type == SQLITE_INTEGER) {
+                        std::string_view n = trace::enumName(enumType, static_cast<int>(trace::colInt(st, c)));
+                        if (n.empty()) m_json.value(trace::colInt(st, c));
+                        else m_json.value(n);
+                    } else if (type == SQLITE_INTEGER) {
+                        m_json.value(trace::colInt(st, c));
+                    } else if (type == SQLITE_FLOAT) {
+                        m_json.number(realLiteral(sqlite3_column_double(st, c)));
+                    } else {
+                        m_json.value(trace::colText(st, c));
+                    }
+                }
+                m_json.endObject().endObject();
+                ++m_counts.runtimeRows;
+            });
+        }
     }
 
     void instantHead(const std::string& name, const char* cat, std::int64_t session, std::optional<std::int64_t> track,
@@ -288,11 +385,11 @@ private:
     TefExportCounts m_counts;
     std::unordered_map<std::int64_t, std::int64_t> m_trackSession;
     std::unordered_map<std::int64_t, std::vector<FlowEnd>> m_flowEnds;
-    std::map<std::int64_t, std::int64_t> m_marksTid;
-    std::int64_t m_nextMarksTid = 0;
+    std::map<std::pair<std::int64_t, std::string>, std::int64_t> m_laneTid;
+    std::int64_t m_nextLaneTid = 0;
 
 public:
-    void setFirstMarksTid(std::int64_t tid) { m_nextMarksTid = tid; }
+    void setFirstLaneTid(std::int64_t tid) { m_nextLaneTid = tid; }
 };
 
 }  // namespace
@@ -301,7 +398,7 @@ TefExportCounts exportTef(const trace::TraceReader& reader, std::ostream& out) {
     Exporter e(reader, out);
     std::int64_t maxTrack = 0;
     reader.query("SELECT coalesce(max(id), 0) FROM tracks", [&](sqlite3_stmt* st) { maxTrack = trace::colInt(st, 0); });
-    e.setFirstMarksTid(maxTrack + 1);
+    e.setFirstLaneTid(maxTrack + 1);
     return e.run();
 }
 

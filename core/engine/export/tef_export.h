@@ -19,7 +19,10 @@
 //                     its span at the span's start, the place both Perfetto and our importer bind it;
 //   cache lookup   -> thread-scoped instant "i" named "hit PROGRAM" / "miss PROGRAM", with verdict,
 //                     cache, handle, compile time, step and the key components as args;
-//   step           -> thread-scoped instant "i" named "step N".
+//   step           -> thread-scoped instant "i" named "step N";
+//   module loads, NVRTC / nvJitLink programs, driver JIT, kernel launches, compiler phases (the
+//                     timeline's runtime lanes) -> "X" on one thread per session and table, named as
+//                     the timeline names the lane, every column an arg (enums by name), plus "table".
 // Instants sit on their own track when they have one, else on a "marks" thread of their session.
 // Timestamps get the session's display offset (session_clocks.h), as the timeline draws them, so a
 // recorded session and an imported file do not sit hours apart. Spans are written per track in start
@@ -38,6 +41,7 @@ namespace cs::engine {
 
 struct TefExportCounts {
     std::int64_t sessions = 0, tracks = 0, spans = 0, unfinished = 0, flows = 0, lookups = 0, steps = 0;
+    std::int64_t runtimeRows = 0;  // module loads, NVRTC programs, driver JIT, launches, compiler phases
 };
 
 // Writes the whole trace to `out` as one JSON object {"traceEvents": [...], ...}. Throws
