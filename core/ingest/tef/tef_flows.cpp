@@ -102,7 +102,11 @@ bool TefFlowBinder::onFlowEvent(std::int64_t track, char phase, const std::strin
         m_endpoints[early].prev = idx;
         if (m_endpoints[early].spanId != 0 && e.name == 0) e.name = m_endpoints[early].name;
     } else if (endsEarly) {
-        m_earlyEnds[key] = idx;
+        auto [slot, fresh] = m_earlyEnds.try_emplace(key, idx);
+        if (!fresh) {
+            ++m_lostEarlyEnds;  // a second end before any start: the first one can never link
+            slot->second = idx;
+        }
     } else if (phase == 'f') {
         m_openChains.erase(key);
     } else {
@@ -144,7 +148,7 @@ std::int64_t TefFlowBinder::unbound() const {
     std::int64_t n = 0;
     for (const auto& [track, t] : m_tracks) n += static_cast<std::int64_t>(t.waiting.size());
     for (const auto& [id, v] : m_flowInWaiting) n += static_cast<std::int64_t>(v.size());
-    n += static_cast<std::int64_t>(m_earlyEnds.size());  // ends whose start never came
+    n += static_cast<std::int64_t>(m_earlyEnds.size()) + m_lostEarlyEnds;  // ends whose start never came
     return n;
 }
 

@@ -74,6 +74,7 @@ private:
     std::unordered_map<std::string, std::vector<std::int64_t>> m_flowInWaiting;
     std::int64_t m_nextEndpoint = 0;
     std::int64_t m_written = 0;
+    std::int64_t m_lostEarlyEnds = 0;
 };
 
 }  // namespace cs::ingest
