@@ -220,6 +220,9 @@ TEST(ExportTef, ArgsNestingFlowsAndUnfinishedSpansRoundTrip) {
     ASSERT_EQ(before.size(), 6u);
     expectSameSpans(before, spansOf(*imported, true));
 
+    // The threads keep their OS thread ids (the "marks" thread of the step has one from 1e9 up).
+    EXPECT_EQ(cs::test::text(*imported, "SELECT group_concat(tid, ',') FROM (SELECT tid FROM tracks WHERE kind = 0 AND tid < 1000000000 ORDER BY tid)"),
+              "77,78");
     // A real that happens to be whole stays a real; the exact nanoseconds survive a 5000 s clock.
     EXPECT_EQ(cs::test::textOf(*imported, "SELECT typeof(value) FROM span_args a JOIN strings k ON k.id = a.key_sid "
                                           "WHERE k.str = 'compile_share'"),

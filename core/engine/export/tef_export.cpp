@@ -42,6 +42,9 @@ std::string realLiteral(double v) {
     return s;
 }
 
+// Thread ids of the tracks that have no OS thread id of their own start here.
+constexpr std::int64_t kSyntheticTid = 1'000'000'000;
+
 struct FlowEnd {
     std::int64_t flowId;
     std::int64_t nameSid;
@@ -153,20 +156,39 @@ private:
         m_counts.sessions = static_cast<std::int64_t>(ids.size());
     }
 
+    // A thread keeps its OS thread id as its tid when that id is unique among its session's threads,
+    // so Perfetto shows the real id; every other track (devices, streams, runtime lanes, repeated
+    // ids) gets an id above any OS thread id (Linux's pid_max is at most 2^22).
     void tracks() {
+        struct Track {
+            std::int64_t id, session;
+            int kind;
+            std::optional<std::int64_t> tid;
+            std::string name;
+        };
+        std::vector<Track> all;
+        std::map<std::pair<std::int64_t, std::int64_t>, int> threadsWithTid;
         m_reader.query("SELECT id, session_id, kind, tid, name_sid FROM tracks ORDER BY id", [&](sqlite3_stmt* st) {
-            const std::int64_t id = trace::colInt(st, 0), session = trace::colInt(st, 1);
-            m_trackSession[id] = session;
-            std::string name = m_reader.str(trace::colInt(st, 4));
-            if (name.empty()) {
-                const std::string_view kind = trace::enumName("track_kind", static_cast<int>(trace::colInt(st, 2)));
-                name = std::string(kind.empty() ? "track" : kind) + " " +
-                       (sqlite3_column_type(st, 3) == SQLITE_NULL ? std::to_string(id) : std::to_string(trace::colInt(st, 3)));
-            }
-            meta("thread_name", session, &id, "name", &name, 0);
-            meta("thread_sort_index", session, &id, "sort_index", nullptr, id);
-            ++m_counts.tracks;
+            Track t{trace::colInt(st, 0), trace::colInt(st, 1), static_cast<int>(trace::colInt(st, 2)), trace::colOpt(st, 3),
+                    m_reader.str(trace::colInt(st, 4))};
+            if (t.kind == CS_TRACK_THREAD && t.tid) ++threadsWithTid[{t.session, *t.tid}];
+            all.push_back(std::move(t));
         });
+        for (const Track& t : all) {
+            m_trackSession[t.id] = t.session;
+            const bool own = t.kind == CS_TRACK_THREAD && t.tid && *t.tid > 0 && *t.tid < kSyntheticTid &&
+                             threadsWithTid[{t.session, *t.tid}] == 1;
+            const std::int64_t tid = own ? *t.tid : kSyntheticTid + t.id;
+            m_trackTid[t.id] = tid;
+            std::string name = t.name;
+            if (name.empty()) {
+                const std::string_view kind = trace::enumName("track_kind", t.kind);
+                name = std::string(kind.empty() ? "track" : kind) + " " + std::to_string(t.tid.value_or(t.id));
+            }
+            meta("thread_name", t.session, &tid, "name", &name, 0);
+            meta("thread_sort_index", t.session, &tid, "sort_index", nullptr, t.id);
+            ++m_counts.tracks;
+        }
     }
 
     void loadFlows() {
@@ -185,6 +207,10 @@ private:
     std::int64_t sessionOf(std::int64_t track) const {
         auto it = m_trackSession.find(track);
         return it == m_trackSession.end() ? 0 : it->second;
+    }
+    std::int64_t tidOf(std::int64_t track) const {
+        auto it = m_trackTid.find(track);
+        return it == m_trackTid.end() ? kSyntheticTid + track : it->second;
     }
 
     void argValue(const Arg& a) {
@@ -212,7 +238,7 @@ private:
             if (a.key == "cat" && a.type == SQLITE_TEXT) cat = a.s;
         if (cat.empty()) cat = std::string(trace::enumName("category", s.category));
         m_json.beginObject().key("ph").value(s.dur ? "X" : "B").key("name").value(m_reader.str(s.nameSid));
-        m_json.key("cat").value(cat).key("pid").value(pid).key("tid").value(s.track).key("ts").number(micros(ts));
+        m_json.key("cat").value(cat).key("pid").value(pid).key("tid").value(tidOf(s.track)).key("ts").number(micros(ts));
         if (s.dur) m_json.key("dur").number(micros(*s.dur));
         m_json.key("args").beginObject();
         if (s.detailSid) m_json.key("detail").value(m_reader.str(s.detailSid));
@@ -229,7 +255,7 @@ private:
         for (const FlowEnd& f : flows->second) {
             m_json.beginObject().key("ph").value(f.from ? "s" : "f").key("id").value(f.flowId);
             m_json.key("name").value(f.nameSid ? m_reader.str(f.nameSid) : std::string("flow")).key("cat").value("flow");
-            m_json.key("pid").value(pid).key("tid").value(s.track).key("ts").number(micros(ts));
+            m_json.key("pid").value(pid).key("tid").value(tidOf(s.track)).key("ts").number(micros(ts));
             if (!f.from) m_json.key("bp").value("e");
             m_json.endObject();
             if (f.from) ++m_counts.flows;
@@ -276,8 +302,7 @@ private:
     std::int64_t laneTid(std::int64_t session, const std::string& name) {
         auto it = m_laneTid.find({session, name});
         if (it != m_laneTid.end()) return it->second;
-        std::int64_t tid = m_nextLaneTid++;
-        if (tid == 0) tid = m_nextLaneTid++;
+        const std::int64_t tid = m_nextLaneTid++;
         meta("thread_name", session, &tid, "name", &name, 0);
         return m_laneTid.emplace(std::make_pair(session, name), tid).first->second;
     }
@@ -327,7 +352,7 @@ private:
 
     void instantHead(const std::string& name, const char* cat, std::int64_t session, std::optional<std::int64_t> track,
                      std::int64_t ns) {
-        const std::int64_t tid = track && m_trackSession.count(*track) ? *track : marksTid(session);
+        const std::int64_t tid = track && m_trackSession.count(*track) ? tidOf(*track) : marksTid(session);
         m_json.beginObject().key("ph").value("i").key("s").value("t").key("name").value(name).key("cat").value(cat);
         m_json.key("pid").value(session).key("tid").value(tid).key("ts").number(micros(display(session, ns)));
         m_json.key("args").beginObject();
@@ -383,7 +408,7 @@ private:
     util::JsonWriter m_json;
     SessionClocks m_clocks;
     TefExportCounts m_counts;
-    std::unordered_map<std::int64_t, std::int64_t> m_trackSession;
+    std::unordered_map<std::int64_t, std::int64_t> m_trackSession, m_trackTid;
     std::unordered_map<std::int64_t, std::vector<FlowEnd>> m_flowEnds;
     std::map<std::pair<std::int64_t, std::string>, std::int64_t> m_laneTid;
     std::int64_t m_nextLaneTid = 0;
@@ -398,7 +423,7 @@ TefExportCounts exportTef(const trace::TraceReader& reader, std::ostream& out) {
     Exporter e(reader, out);
     std::int64_t maxTrack = 0;
     reader.query("SELECT coalesce(max(id), 0) FROM tracks", [&](sqlite3_stmt* st) { maxTrack = trace::colInt(st, 0); });
-    e.setFirstLaneTid(maxTrack + 1);
+    e.setFirstLaneTid(kSyntheticTid + maxTrack + 1);
     return e.run();
 }
 

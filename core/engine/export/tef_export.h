@@ -9,8 +9,9 @@
 // start, duration, nesting, detail, args; see ExportTef.* in tests/ingest/test_tef_export.cpp):
 //   session        -> pid = sessions.id, with process_name (the session's label) and
 //                     process_sort_index metadata events;
-//   track          -> tid = tracks.id (unique across sessions), with thread_name and
-//                     thread_sort_index; Perfetto groups threads under their pid;
+//   track          -> tid = the OS thread id where the session has one thread with it, else an id
+//                     from 1e9 up; thread_name and thread_sort_index (tracks.id) metadata; Perfetto
+//                     groups threads under their pid;
 //   span           -> "X" (ts and dur in microseconds with three decimals: exact nanoseconds), or "B"
 //                     without an "E" when it never ended; `cat` is the span's own "cat" arg when it
 //                     came from a TEF file, else its category's name; `args` hold detail and every
