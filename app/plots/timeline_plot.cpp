@@ -202,6 +202,16 @@ QPoint TimelinePlot::pixelOf(int source, int lane, int depth, std::int64_t ns) c
     return {-1, -1};
 }
 
+QPoint TimelinePlot::markPixelOf(int source, int marks, std::int64_t ns) const {
+    for (const Row& row : m_rows)
+        if (row.source == source && row.lane < 0 && row.marks == marks) {
+            double x = m_plot->xAxis->coordToPixel(keyOf(source, ns));
+            double y = m_plot->yAxis->coordToPixel(row.y0 + 0.5);
+            return m_plot->mapTo(this, QPoint(static_cast<int>(x), static_cast<int>(y)));
+        }
+    return {-1, -1};
+}
+
 double TimelinePlot::keyOf(int source, std::int64_t ns) const {
     return static_cast<double>(ns - m_sources[static_cast<std::size_t>(source)].data->minNs) / kNsPerSecond;
 }

@@ -83,6 +83,8 @@ public:
     QString laneLabel(int source, int lane) const;
     // Widget pixel of time `ns` at row `depth` of lane `lane` of `source` (tests, tooltips).
     QPoint pixelOf(int source, int lane, int depth, std::int64_t ns) const;
+    // Widget pixel of time `ns` on the cache-lookup row of data->marks[marks] of `source`.
+    QPoint markPixelOf(int source, int marks, std::int64_t ns) const;
     int rowCount() const { return static_cast<int>(m_rows.size()); }
 
     QCustomPlot* plot() const { return m_plot; }

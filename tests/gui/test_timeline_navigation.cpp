@@ -109,6 +109,21 @@ TEST_F(TimelineNavigationTest, TooltipOfASpan) {
     EXPECT_EQ(p->tooltipAt(QPoint(2, 2)), QString());  // over the axis labels: nothing
 }
 
+TEST_F(TimelineNavigationTest, TooltipOfACacheLookupNamesItsOutcome) {
+    openDemo();
+    TimelinePlot* p = plot();
+    const cs::engine::TimelineData& d = *p->sources()[0].data;
+    ASSERT_FALSE(d.marks.empty());
+    // The julia session's first lookup: the gradient program missed at 1 s.
+    int marks = -1;
+    for (std::size_t m = 0; m < d.marks.size(); ++m)
+        if (d.marks[m].lookups.size() > 0) marks = static_cast<int>(m);
+    ASSERT_GE(marks, 0);
+    const QString tip = p->tooltipAt(p->markPixelOf(0, marks, 1 * demo::kS));
+    EXPECT_TRUE(tip.startsWith(QStringLiteral("cache lookup of gradient\noutcome: miss\nat +"))) << tip.toStdString();
+    EXPECT_TRUE(p->tooltipAt(p->markPixelOf(0, marks, 5 * demo::kS)).contains(QStringLiteral("outcome: hit")));
+}
+
 TEST_F(TimelineNavigationTest, TooltipOfAFoldCountsItsSpans) {
     // 4 threads of 1 µs spans, 2 µs apart: fitted, they fold into "N items".
     demo::writeSyntheticTrace(dir.file("many.cstrace"), 40'000);
