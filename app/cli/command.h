@@ -34,6 +34,7 @@ Command importCommand();
 Command treesCommand();
 Command recordCommand();
 Command reportCommand();
+Command exportCommand();
 Command checkCommand();
 Command explainCommand();
 Command whatifCommand();

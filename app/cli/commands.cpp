@@ -10,6 +10,7 @@ const std::vector<Command>& commands() {
         treesCommand(),
         recordCommand(),
         reportCommand(),
+        exportCommand(),
         checkCommand(),
         explainCommand(),
         whatifCommand(),

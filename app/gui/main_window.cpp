@@ -3,7 +3,9 @@
 #include "app/widgets/loss_banner.h"
 
 #include "app/models/text.h"
+#include "core/engine/export/tef_export.h"
 #include "core/report/report.h"
+#include "core/trace/reader.h"
 #include "core/trace/live_registry.h"
 #include "app/models/trace_loader.h"
 #include "app/plots/bar_chart.h"
@@ -200,6 +202,13 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) exportReportTo(path);
     });
     m_reportAction->setToolTip(QStringLiteral("One self-contained HTML file of every open trace (as `compilescope report`)"));
+    m_tefAction = file->addAction(QStringLiteral("Export for Perfe&tto (JSON)…"), this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export trace for Perfetto"), QString(),
+                                                    QStringLiteral("Trace Event Format JSON (*.json)"));
+        if (!path.isEmpty()) exportTefTo(path);
+    });
+    m_tefAction->setToolTip(QStringLiteral("The trace chosen in the toolbar as Trace Event Format JSON, for Perfetto and "
+                                           "chrome://tracing (as `compilescope export --format tef`)"));
     connect(this, &MainWindow::reportWritten, this, [this](const QString& path, const QString& error) {
         m_status->setText(error.isEmpty() ? QStringLiteral("Wrote %1").arg(path) : QStringLiteral("Report failed: %1").arg(error));
     });
@@ -422,19 +431,32 @@ void MainWindow::exportPlot(bool svg) {
 }
 
 void MainWindow::exportReportTo(const QString& path) {
-    if (m_reportThread) return;  // one report at a time
     std::vector<std::string> traces;
     for (const TraceDocument& d : m_docs) traces.push_back(d.path.toStdString());
+    writeInBackground(path, [traces](std::ostream& file) {
+        report::ReportOptions options;
+        options.generator = "compilescope-gui";
+        report::writeReport(traces, options, file);
+    });
+}
+
+void MainWindow::exportTefTo(const QString& path) {
+    if (m_current < 0 || m_current >= static_cast<int>(m_docs.size())) return;
+    const std::string source = m_docs[static_cast<size_t>(m_current)].path.toStdString();
+    // The same exporter as `compilescope export --format tef`; it reads SQLite, so not on this thread.
+    writeInBackground(path, [source](std::ostream& file) { engine::exportTef(*trace::TraceReader::open(source), file); });
+}
+
+void MainWindow::writeInBackground(const QString& path, std::function<void(std::ostream&)> write) {
+    if (m_reportThread) return;  // one export at a time
     std::string out = path.toStdString();
     m_status->setText(QStringLiteral("Writing %1…").arg(path));
-    m_reportThread = QThread::create([this, traces, out, path] {
+    m_reportThread = QThread::create([this, write = std::move(write), out, path] {
         QString error;
         try {
             std::ofstream file(out, std::ios::binary);
             if (!file) throw std::runtime_error("cannot write " + out);
-            report::ReportOptions options;
-            options.generator = "compilescope-gui";
-            report::writeReport(traces, options, file);
+            write(file);
             if (!file.flush()) throw std::runtime_error("cannot write " + out);
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());

@@ -9,6 +9,9 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include <functional>
+#include <iosfwd>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -59,6 +62,10 @@ public:
     // Writes the HTML report of every open trace to `path` on a worker thread (the report reads
     // SQLite); reportWritten() tells the outcome.
     void exportReportTo(const QString& path);
+    // Writes the current document as Trace Event Format JSON (for Perfetto) to `path` on a worker
+    // thread, with the exporter of `compilescope export --format tef`; reportWritten() tells the outcome.
+    void exportTefTo(const QString& path);
+    QAction* tefAction() const { return m_tefAction; }
     QString statusText() const;
     // Findings of a document arrive here from the loader (tests hand in findings of their own).
     void publishFindings(int docId, FindingsPtr findings);
@@ -87,6 +94,7 @@ private:
     int timelineSourceOf(int docIndex) const;
     void runSearch();
     void exportPlot(bool svg);
+    void writeInBackground(const QString& path, std::function<void(std::ostream&)> write);
 
     TraceLoader* m_loader;
     std::vector<TraceDocument> m_docs;
@@ -104,6 +112,7 @@ private:
     QTimer* m_searchTimer;
     QMenu* m_recentMenu = nullptr;
     QAction* m_reportAction = nullptr;
+    QAction* m_tefAction = nullptr;
     QProgressBar* m_progress;
     QLabel* m_status;
     QToolButton* m_cancel;

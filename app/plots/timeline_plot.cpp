@@ -2,13 +2,16 @@
 
 #include "category_colors.h"
 #include "plot_canvas.h"
+#include "time_axis.h"
 #include "app/models/text.h"
 #include "core/util/saturating.h"
 
 #include <qcustomplot.h>
 
 #include <QFile>
+#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -17,6 +20,21 @@
 namespace cs::gui {
 
 namespace {
+// Ticks in adaptive units (time_axis.h); the step QCustomPlot chose is what the labels need.
+class TimeTicker : public QCPAxisTicker {
+protected:
+    double getTickStep(const QCPRange& range) override {
+        m_step = QCPAxisTicker::getTickStep(range);
+        return m_step;
+    }
+    QVector<QString> createLabelVector(const QVector<double>& ticks, const QLocale&, QChar, int) override {
+        return timeTickLabels(ticks, m_step);
+    }
+
+private:
+    double m_step = 0;
+};
+
 constexpr double kLaneGap = 0.5;  // value-axis units between lanes
 constexpr double kNsPerSecond = 1e9;
 constexpr std::int64_t kMinVisiblePx = 3;
@@ -94,7 +112,9 @@ TimelinePlot::TimelinePlot(QWidget* parent) : QWidget(parent), m_plot(new QCusto
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     m_plot->yAxis->grid()->setVisible(false);
-    m_plot->xAxis->setLabel(QStringLiteral("time since the trace's first event (s)"));
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
+    m_plot->xAxis->setLabel(QStringLiteral("time since the trace's first event"));
+    m_plot->setMouseTracking(true);  // the hover position anchors W / S zooming
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->setFocusPolicy(Qt::StrongFocus);
     m_plot->installEventFilter(this);
@@ -182,6 +202,16 @@ QPoint TimelinePlot::pixelOf(int source, int lane, int depth, std::int64_t ns) c
     return {-1, -1};
 }
 
+QPoint TimelinePlot::markPixelOf(int source, int marks, std::int64_t ns) const {
+    for (const Row& row : m_rows)
+        if (row.source == source && row.lane < 0 && row.marks == marks) {
+            double x = m_plot->xAxis->coordToPixel(keyOf(source, ns));
+            double y = m_plot->yAxis->coordToPixel(row.y0 + 0.5);
+            return m_plot->mapTo(this, QPoint(static_cast<int>(x), static_cast<int>(y)));
+        }
+    return {-1, -1};
+}
+
 double TimelinePlot::keyOf(int source, std::int64_t ns) const {
     return static_cast<double>(ns - m_sources[static_cast<std::size_t>(source)].data->minNs) / kNsPerSecond;
 }
@@ -223,8 +253,30 @@ std::pair<std::int64_t, std::int64_t> TimelinePlot::visibleRangeNs(int source) c
 }
 
 void TimelinePlot::zoomBy(double factor) {
+    if (m_hoverPos.x() >= 0 && m_plot->axisRect()->rect().contains(m_hoverPos)) return zoomAt(factor, m_hoverPos.x());
     m_plot->xAxis->scaleRange(1.0 / factor, m_plot->xAxis->range().center());
     replot();
+}
+
+void TimelinePlot::zoomAt(double factor, double x) {
+    m_plot->xAxis->scaleRange(1.0 / factor, m_plot->xAxis->pixelToCoord(x));
+    replot();
+}
+
+QStringList TimelinePlot::axisLabels() const {
+    QStringList out;
+    for (const QString& l : m_plot->xAxis->tickVectorLabels()) out << l;
+    return out;
+}
+
+std::int64_t TimelinePlot::nsAtPixel(int source, double x) const {
+    if (source < 0 || source >= static_cast<int>(m_sources.size())) return 0;
+    return nsOf(source, m_plot->xAxis->pixelToCoord(m_plot->mapFrom(this, QPointF(x, 0)).x()));
+}
+
+QString TimelinePlot::windowText() const {
+    QCPRange r = m_plot->xAxis->range();
+    return secondsText(r.size());
 }
 
 void TimelinePlot::panBy(double fraction) {
@@ -237,7 +289,20 @@ void TimelinePlot::replot() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
 std::size_t TimelinePlot::lastPaintItems() const { return m_lanes->drawn; }
 
 bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
-    if (watched != m_plot || event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
+    if (watched != m_plot) return QWidget::eventFilter(watched, event);
+    switch (event->type()) {
+    case QEvent::MouseMove: m_hoverPos = static_cast<QMouseEvent*>(event)->pos(); break;
+    case QEvent::Leave: m_hoverPos = {-1, -1}; break;
+    case QEvent::ToolTip: {
+        auto* help = static_cast<QHelpEvent*>(event);
+        QString tip = tooltipAt(help->pos());
+        if (tip.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(help->globalPos(), tip, m_plot);
+        return true;
+    }
+    default: break;
+    }
+    if (event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
     // WASD as in Perfetto: W / S zoom, A / D pan; F fits the selection (or everything); 0 fits all.
     switch (static_cast<QKeyEvent*>(event)->key()) {
     case Qt::Key_W: zoomBy(1.25); return true;
@@ -317,7 +382,9 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
     }
 }
 
-void TimelinePlot::selectAt(QPoint pos) {
+void TimelinePlot::selectAt(QPoint pos) { select(hitAt(pos), false); }
+
+TimelineSelection TimelinePlot::hitAt(QPoint pos) const {
     TimelineSelection sel;
     double v = m_plot->yAxis->pixelToCoord(pos.y());
     for (std::size_t r = 0; r < m_rows.size() && !sel.valid(); ++r) {
@@ -335,7 +402,7 @@ void TimelinePlot::selectAt(QPoint pos) {
         for (const engine::MarkItem& m : c.marks)
             if (std::llabs(m.tsNs - t) <= tol) sel = {row.source, -1, row.marks, {}, m};
     }
-    select(sel, false);
+    return sel;
 }
 
 void TimelinePlot::select(const TimelineSelection& s, bool follow) {
@@ -385,8 +452,11 @@ QString TimelinePlot::toSvg() const {
     for (double t : x->tickVector()) {
         double xx = x->coordToPixel(t);
         svg.line({xx, static_cast<double>(area.bottom())}, {xx, area.bottom() + 4.0}, Qt::black, false);
-        svg.text(QRectF(xx - 2, area.bottom() + 4, 80, 14), QString::number(t, 'g', 6), Qt::black);
     }
+    const QVector<double> ticks = x->tickVector();
+    const QVector<QString> labels = x->tickVectorLabels();
+    for (int i = 0; i < ticks.size() && i < labels.size(); ++i)
+        svg.text(QRectF(x->coordToPixel(ticks[i]) - 2, area.bottom() + 4, 80, 14), labels[i], Qt::black);
     svg.text(QRectF(area.left(), area.bottom() + 20, 400, 14), x->label(), Qt::black);
     return svg.finish();
 }

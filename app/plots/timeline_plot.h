@@ -11,6 +11,7 @@
 #include "app/models/trace_document.h"
 #include "exportable_plot.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
@@ -54,7 +55,9 @@ public:
     void showRange(int source, std::int64_t startNs, std::int64_t endNs);
     // The visible range in trace time of `source`.
     std::pair<std::int64_t, std::int64_t> visibleRangeNs(int source = 0) const;
-    void zoomBy(double factor);     // > 1 zooms in, around the centre
+    void zoomBy(double factor);     // > 1 zooms in, around the mouse cursor when it is over the plot, else the centre
+    // Zooms keeping the time under widget x position `x` where it is (the wheel and W / S do this).
+    void zoomAt(double factor, double x);
     void panBy(double fraction);    // of the visible width; > 0 moves right
 
     void select(const TimelineSelection& s, bool follow);
@@ -62,11 +65,26 @@ public:
     // Selects what is drawn at widget position `pos` (a click).
     void selectAt(QPoint pos);
 
+    // What is drawn at widget position `pos`: a span, a fold, a mark; invalid when nothing.
+    TimelineSelection hitAt(QPoint pos) const;
+    // The hover tooltip at `pos`: a span's name, duration, category and outcome; a fold's count, busy
+    // time and longest names; a lookup's verdict. "" over nothing.
+    QString tooltipAt(QPoint pos) const;
+    QString tooltipText(const TimelineSelection& s) const;
+    // The visible window's width as text ("2.13 s", "14.0 µs").
+    QString windowText() const;
+    // The time axis' tick labels as last drawn (tests).
+    QStringList axisLabels() const;
+    // Trace time of `source` at widget x position `x`.
+    std::int64_t nsAtPixel(int source, double x) const;
+
     // Details of the selection as display text (name, times, table and row).
     QString selectionText() const;
     QString laneLabel(int source, int lane) const;
     // Widget pixel of time `ns` at row `depth` of lane `lane` of `source` (tests, tooltips).
     QPoint pixelOf(int source, int lane, int depth, std::int64_t ns) const;
+    // Widget pixel of time `ns` on the cache-lookup row of data->marks[marks] of `source`.
+    QPoint markPixelOf(int source, int marks, std::int64_t ns) const;
     int rowCount() const { return static_cast<int>(m_rows.size()); }
 
     QCustomPlot* plot() const { return m_plot; }
@@ -107,6 +125,7 @@ private:
     double m_totalRows = 0;
     TimelineSelection m_selection;
     QPoint m_pressPos;
+    QPoint m_hoverPos{-1, -1};  // last mouse position over the plot; (-1, -1) when outside
 };
 
 }  // namespace cs::gui

@@ -57,11 +57,11 @@ TimelineView::TimelineView(QWidget* parent)
 }
 
 void TimelineView::updateStatus() {
-    auto [a, b] = m_plot->visibleRangeNs(0);
-    m_status->setText(QStringLiteral("%1 items drawn · window %2 µs").arg(m_plot->lastPaintItems()).arg((b - a) / 1000));
+    m_status->setText(QStringLiteral("%1 items drawn · window %2").arg(m_plot->lastPaintItems()).arg(m_plot->windowText()));
 }
 
 QString TimelineView::details() const { return m_details->toPlainText(); }
+QString TimelineView::statusText() const { return m_status->text(); }
 
 void TimelineView::setLossText(const QString& text) { showLossBanner(m_loss, text); }
 QString TimelineView::lossBanner() const { return m_loss->isVisibleTo(this) ? m_loss->text() : QString(); }

@@ -17,6 +17,7 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
     TimelinePlot* plot() const { return m_plot; }
     QString details() const;
+    QString statusText() const;  // the toolbar's "N items drawn · window 2.13 s"
     // What the open traces are missing (loss_banner.h): shown above the plot, hidden when "".
     void setLossText(const QString& text);
     QString lossBanner() const;

@@ -135,6 +135,12 @@ JsonWriter& JsonWriter::value(bool v) {
     return *this;
 }
 
+JsonWriter& JsonWriter::number(std::string_view literal) {
+    separator();
+    m_out << literal;
+    return *this;
+}
+
 JsonWriter& JsonWriter::null() {
     separator();
     m_out << "null";

@@ -27,6 +27,9 @@ public:
     JsonWriter& value(double v);  // non-finite values are written as null
     JsonWriter& value(bool v);
     JsonWriter& null();
+    // A number literal written as given (the caller guarantees JSON number syntax): exact decimal
+    // fractions such as microseconds with three decimals, which a double would round.
+    JsonWriter& number(std::string_view literal);
 
     // The escaped string literal (with quotes) for `s`; invalid UTF-8 becomes U+FFFD.
     static std::string quote(std::string_view s);

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <map>
 #include <numeric>
 
 using namespace cs::engine;
@@ -89,6 +91,50 @@ TEST(TimelineIndex, TooDeepNestingIsClippedAndCounted) {
     EXPECT_EQ(idx.depthCount(), TimelineIndex::kMaxDepth);
     EXPECT_EQ(idx.clipped(), 5u);
     EXPECT_EQ(run(idx, 0, 1000, 1).size(), static_cast<std::size_t>(TimelineIndex::kMaxDepth));
+}
+
+TEST(TimelineIndex, FoldSummaryEqualsABruteForceCount) {
+    // Narrow spans of varied widths and gaps on one row; every fold's summary is the brute-force sum of its spans.
+    TimelineIndex idx;
+    std::vector<std::array<std::int64_t, 3>> spans;  // start, end, name
+    std::int64_t t = 0;
+    for (int i = 0; i < 5000; ++i) {
+        // Every 500th span is wide and ends a fold.
+        const std::int64_t dur = i % 500 == 499 ? 10000 : 1 + (i * 7919) % 50, gap = (i * 104729) % 30;
+        spans.push_back({t, t + dur, 1 + i % 5});
+        idx.add(t, t + dur, static_cast<std::uint32_t>(1 + i % 5), CS_CAT_COMPILE, i);
+        t += dur + gap;
+    }
+    idx.finish();
+    int folds = 0;
+    for (const TimelineItem& f : run(idx, 0, t, 4096)) {
+        if (f.count < 2) continue;
+        ++folds;
+        std::size_t count = 0;
+        std::int64_t busy = 0;
+        std::map<std::uint32_t, std::int64_t> byName;
+        for (const auto& s : spans)
+            if (s[0] >= f.startNs && s[1] <= f.endNs) {
+                ++count;
+                busy += s[1] - s[0];
+                byName[static_cast<std::uint32_t>(s[2])] += s[1] - s[0];
+            }
+        const auto sum = idx.summarize(f.depth, f.startNs, f.endNs, 2);
+        EXPECT_EQ(sum.count, f.count);
+        EXPECT_EQ(sum.count, count);
+        EXPECT_EQ(sum.scanned, count);
+        EXPECT_EQ(sum.busyNs, busy);
+        ASSERT_EQ(sum.top.size(), 2u);
+        std::int64_t longest = 0;
+        for (const auto& [name, ns] : byName) longest = std::max(longest, ns);
+        EXPECT_EQ(sum.top[0].ns, longest);
+        EXPECT_GE(sum.top[0].ns, sum.top[1].ns);
+    }
+    EXPECT_GT(folds, 5);
+    // The scan limit: names of the first spans only, the count still whole.
+    const auto capped = idx.summarize(0, 0, t, 3, 100);
+    EXPECT_EQ(capped.count, spans.size());
+    EXPECT_EQ(capped.scanned, 100u);
 }
 
 TEST(MarkIndex, FoldsPerBucketAndCountsFlags) {

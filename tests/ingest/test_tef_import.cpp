@@ -379,3 +379,25 @@ TEST(TefImport, CorruptedVariantsNeverThrowAndAreCounted) {
         std::filesystem::remove(out);
     }
 }
+
+TEST(TefImport, FlowEndBeforeItsStartAndAtASliceBoundaryBinds) {
+    // Files written thread by thread put a flow's "f" before its "s"; viewers sort by time and link
+    // them anyway. At a boundary ([0, 10] then [10, 20]) a flow event at 10 belongs to the slice
+    // still open there, as in Perfetto.
+    cs::test::TempDir dir;
+    auto in = dir.file("order.json");
+    cs::test::writeFile(in, R"([
+{"name":"target","ph":"X","pid":1,"tid":2,"ts":30,"dur":5},
+{"name":"go","cat":"q","ph":"f","bp":"e","id":1,"pid":1,"tid":2,"ts":30},
+{"name":"before","ph":"X","pid":1,"tid":1,"ts":0,"dur":10},
+{"name":"source","ph":"X","pid":1,"tid":1,"ts":10,"dur":10},
+{"name":"go","cat":"q","ph":"s","id":1,"pid":1,"tid":1,"ts":10}])");
+    auto [r, cli] = import(dir, in);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(malformedCount(*r), 0);
+    EXPECT_EQ(scalar(*r, "SELECT count(*) FROM stats WHERE name = 'unbound_flow'"), 0);
+    EXPECT_EQ(text(*r, "SELECT a.str || '>' || b.str FROM flows f JOIN spans x ON x.id = f.from_span_id "
+                       "JOIN strings a ON a.id = x.name_sid JOIN spans y ON y.id = f.to_span_id "
+                       "JOIN strings b ON b.id = y.name_sid"),
+              "source>target");
+}

@@ -2,6 +2,7 @@
 #include "core/util/saturating.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace cs::engine {
 
@@ -131,6 +132,35 @@ std::optional<TimelineItem> TimelineIndex::spanAt(int depth, std::int64_t t) con
     auto i = static_cast<std::size_t>(std::upper_bound(r.end.begin(), r.end.end(), t) - r.end.begin());
     if (i >= r.start.size() || r.start[i] > t) return std::nullopt;
     return TimelineItem{r.start[i], r.end[i], r.rowId[i], r.name[i], 1, static_cast<std::uint16_t>(depth), r.category[i]};
+}
+
+TimelineIndex::FoldSummary TimelineIndex::summarize(int depth, std::int64_t t0, std::int64_t t1, std::size_t topN,
+                                                    std::size_t scanLimit) const {
+    FoldSummary out;
+    if (depth < 0 || depth >= depthCount() || t1 < t0) return out;
+    const Row& r = m_rows[static_cast<std::size_t>(depth)];
+    // Spans of one row do not overlap: starts and ends are both sorted, so the range is two searches.
+    auto first = static_cast<std::size_t>(std::lower_bound(r.start.begin(), r.start.end(), t0) - r.start.begin());
+    auto last = static_cast<std::size_t>(std::upper_bound(r.end.begin(), r.end.end(), t1) - r.end.begin());
+    if (last <= first) return out;
+    out.count = last - first;
+    std::unordered_map<std::uint32_t, FoldSummary::Name> names;
+    for (std::size_t i = first; i < last && out.scanned < scanLimit; ++i, ++out.scanned) {
+        const std::int64_t ns = r.end[i] - r.start[i];
+        out.busyNs = util::satAdd(out.busyNs, ns);
+        FoldSummary::Name& n = names[r.name[i]];
+        n.name = r.name[i];
+        ++n.count;
+        n.ns = util::satAdd(n.ns, ns);
+    }
+    for (const auto& [id, n] : names) out.top.push_back(n);
+    auto longer = [](const FoldSummary::Name& a, const FoldSummary::Name& b) {
+        return a.ns != b.ns ? a.ns > b.ns : a.name < b.name;
+    };
+    std::size_t keep = std::min(topN, out.top.size());
+    std::partial_sort(out.top.begin(), out.top.begin() + static_cast<std::ptrdiff_t>(keep), out.top.end(), longer);
+    out.top.resize(keep);
+    return out;
 }
 
 std::size_t TimelineIndex::allocatedBytes() const {

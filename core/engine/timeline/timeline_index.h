@@ -59,6 +59,21 @@ public:
     void query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, std::vector<TimelineItem>& out) const;
     // Spans whose name id has wanted[name] set, in row then time order, at most `limit`.
     void findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out) const;
+    // What a folded "N items" mark holds: the spans of row `depth` inside [t0, t1), their busy time
+    // and the names that took longest (a hover tooltip). Scans at most `scanLimit` spans, so a fold of
+    // millions stays interactive; `scanned` < `count` says the names are of the first ones only.
+    struct FoldSummary {
+        std::size_t count = 0, scanned = 0;
+        std::int64_t busyNs = 0;
+        struct Name {
+            std::uint32_t name = 0;
+            std::size_t count = 0;
+            std::int64_t ns = 0;
+        };
+        std::vector<Name> top;  // longest total first
+    };
+    FoldSummary summarize(int depth, std::int64_t t0, std::int64_t t1, std::size_t topN = 3,
+                          std::size_t scanLimit = 1'000'000) const;
     // The span of row `depth` that contains t, if any.
     std::optional<TimelineItem> spanAt(int depth, std::int64_t t) const;
 

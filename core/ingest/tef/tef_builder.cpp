@@ -46,13 +46,15 @@ int categoryFromCat(std::string_view cat) {
         std::string_view word;
         int category;
     };
-    static constexpr std::array<Word, 13> kWords = {{{"compile", CS_CAT_COMPILE}, {"compiler", CS_CAT_COMPILE},
+    // The last three are our own category names, which `compilescope export --format tef` writes.
+    static constexpr std::array<Word, 16> kWords = {{{"compile", CS_CAT_COMPILE}, {"compiler", CS_CAT_COMPILE},
                                                      {"jit", CS_CAT_COMPILE}, {"link", CS_CAT_LINK},
                                                      {"gc", CS_CAT_GC}, {"launch", CS_CAT_LAUNCH},
                                                      {"kernel", CS_CAT_LAUNCH}, {"import", CS_CAT_IMPORT},
                                                      {"init", CS_CAT_INIT}, {"step", CS_CAT_STEP},
                                                      {"codegen", CS_CAT_CODEGEN}, {"inference", CS_CAT_INFERENCE},
-                                                     {"phase", CS_CAT_PHASE}}};
+                                                     {"phase", CS_CAT_PHASE}, {"cache-load", CS_CAT_CACHE_LOAD},
+                                                     {"module-load", CS_CAT_MODULE_LOAD}, {"other", CS_CAT_OTHER}}};
     while (!cat.empty()) {
         size_t comma = cat.find(',');
         std::string_view w = cat.substr(0, comma);

@@ -10,12 +10,20 @@ constexpr size_t kRecentSlices = 32;  // finished slices per track kept to bind 
 
 std::int64_t TefFlowBinder::findRecent(const TrackState& t, std::int64_t tsNs, bool enclosing) const {
     std::int64_t best = 0, bestKey = INT64_MAX;
+    bool bestEndsThere = true;
     for (const Recent& r : t.recent) {
         if (enclosing) {
-            // The innermost (shortest) slice that contains ts.
-            if (r.startNs <= tsNs && tsNs <= r.endNs && r.endNs - r.startNs < bestKey) {
-                best = r.spanId;
-                bestKey = r.endNs - r.startNs;
+            // The innermost (shortest) slice that contains ts. A slice that ends exactly at ts loses
+            // to one that is still open there, as in Perfetto: with a slice [a, t] followed by [t, b],
+            // a flow event at t belongs to the second (the exporter writes flows at a slice's start).
+            if (r.startNs <= tsNs && tsNs <= r.endNs) {
+                const bool endsThere = tsNs == r.endNs && r.startNs < r.endNs;
+                const std::int64_t len = r.endNs - r.startNs;
+                if (endsThere < bestEndsThere || (endsThere == bestEndsThere && len < bestKey)) {
+                    best = r.spanId;
+                    bestKey = len;
+                    bestEndsThere = endsThere;
+                }
             }
         } else if (r.startNs >= tsNs && r.startNs < bestKey) {
             // The first slice that begins at or after ts.
@@ -61,13 +69,24 @@ void TefFlowBinder::onSlice(std::int64_t track, std::int64_t spanId, std::int64_
 
 bool TefFlowBinder::onFlowEvent(std::int64_t track, char phase, const std::string& key, std::int64_t tsNs,
                                 bool enclosing, bool openSlices, trace::StringId name) {
-    std::int64_t prev = -1;
+    std::int64_t prev = -1, early = -1;
+    bool endsEarly = false;  // an `f` read before its `s`
     auto chain = m_openChains.find(key);
     if (phase == 's') {
         if (chain != m_openChains.end()) m_openChains.erase(chain);  // a new flow with a reused id
-    } else {
-        if (chain == m_openChains.end()) return false;
+        auto first = m_earlyEnds.find(key);
+        if (first != m_earlyEnds.end()) {
+            early = first->second;
+            m_earlyEnds.erase(first);
+        }
+    } else if (chain != m_openChains.end()) {
         prev = chain->second;
+    } else if (phase == 'f') {
+        // The file is not in time order (files are written per thread; the viewers sort by time):
+        // the flow's end came first. It waits for its `s`.
+        endsEarly = true;
+    } else {
+        return false;
     }
     std::int64_t idx = m_nextEndpoint++;
     Endpoint& e = m_endpoints[idx];
@@ -78,8 +97,21 @@ bool TefFlowBinder::onFlowEvent(std::int64_t track, char phase, const std::strin
         p.next = idx;
         if (e.name == 0) e.name = p.name;
     }
-    if (phase == 'f') m_openChains.erase(key);
-    else m_openChains[key] = idx;
+    if (early >= 0) {
+        e.next = early;
+        m_endpoints[early].prev = idx;
+        if (m_endpoints[early].spanId != 0 && e.name == 0) e.name = m_endpoints[early].name;
+    } else if (endsEarly) {
+        auto [slot, fresh] = m_earlyEnds.try_emplace(key, idx);
+        if (!fresh) {
+            ++m_lostEarlyEnds;  // a second end before any start: the first one can never link
+            slot->second = idx;
+        }
+    } else if (phase == 'f') {
+        m_openChains.erase(key);
+    } else {
+        m_openChains[key] = idx;
+    }
 
     TrackState& t = m_tracks[track];
     // With a `B` slice open the enclosing slice is still to come; otherwise look at what just ended.
@@ -116,6 +148,7 @@ std::int64_t TefFlowBinder::unbound() const {
     std::int64_t n = 0;
     for (const auto& [track, t] : m_tracks) n += static_cast<std::int64_t>(t.waiting.size());
     for (const auto& [id, v] : m_flowInWaiting) n += static_cast<std::int64_t>(v.size());
+    n += static_cast<std::int64_t>(m_earlyEnds.size()) + m_lostEarlyEnds;  // ends whose start never came
     return n;
 }
 

@@ -31,7 +31,8 @@ public:
     void onSlice(std::int64_t track, std::int64_t spanId, std::int64_t startNs, std::int64_t endNs);
     // An old-style flow event. `phase` is 's', 't' or 'f'; `enclosing` is false only for an `f` whose
     // binding point is the next slice; `openSlices` says whether `B` slices are open on the track.
-    // Returns false for a step or end without a start (the caller counts it as malformed).
+    // Returns false for a step without a start (the caller counts it as malformed); an end read before
+    // its start waits for it.
     bool onFlowEvent(std::int64_t track, char phase, const std::string& key, std::int64_t tsNs, bool enclosing,
                      bool openSlices, trace::StringId name);
     // New-style flow attributes of a finished slice.
@@ -68,10 +69,12 @@ private:
     std::unordered_map<std::int64_t, TrackState> m_tracks;
     std::unordered_map<std::int64_t, Endpoint> m_endpoints;
     std::unordered_map<std::string, std::int64_t> m_openChains;  // cat+id -> last endpoint
+    std::unordered_map<std::string, std::int64_t> m_earlyEnds;   // cat+id -> an `f` read before its `s`
     std::unordered_map<std::string, std::int64_t> m_flowOut;     // bind_id -> source span
     std::unordered_map<std::string, std::vector<std::int64_t>> m_flowInWaiting;
     std::int64_t m_nextEndpoint = 0;
     std::int64_t m_written = 0;
+    std::int64_t m_lostEarlyEnds = 0;
 };
 
 }  // namespace cs::ingest

@@ -1,0 +1,86 @@
+// `compilescope export --format tef TRACE -o trace.json`: the trace as Trace Event Format JSON, for
+// Perfetto (ui.perfetto.dev) and chrome://tracing. The mapping is core/engine/export/tef_export.h.
+#include "command.h"
+
+#include "core/engine/export/tef_export.h"
+#include "core/trace/reader.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace cs::cli {
+
+namespace {
+int runExport(const std::vector<std::string>& args, CommandIo& io) {
+    std::string trace, output, format = "tef";
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-o" || a == "--output" || a == "--format") {
+            if (i + 1 >= args.size()) return usageError(io, "export", a + " needs a value");
+            (a == "--format" ? format : output) = args[++i];
+        } else if (!a.empty() && a[0] == '-') {
+            return usageError(io, "export", "unknown option '" + a + "'");
+        } else if (trace.empty()) {
+            trace = a;
+        } else {
+            return usageError(io, "export", "expected one TRACE, got '" + trace + "' and '" + a + "'");
+        }
+    }
+    if (format != "tef") return usageError(io, "export", "unknown format '" + format + "' (known: tef)");
+    if (trace.empty()) return usageError(io, "export", "expected a TRACE");
+    if (output.empty()) return usageError(io, "export", "expected -o FILE (the JSON to write, - for stdout)");
+    auto reader = trace::TraceReader::open(trace);
+    if (output == "-") {
+        engine::exportTef(*reader, io.out);
+        return Exit::Ok;
+    }
+    // Written beside the target and renamed, so a failed run never leaves half a file.
+    const std::string tmp = output + ".tmp";
+    engine::TefExportCounts counts;
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            io.err << "compilescope export: cannot write " << output << "\n";
+            return Exit::Unreadable;
+        }
+        try {
+            counts = engine::exportTef(*reader, out);
+        } catch (...) {
+            out.close();
+            std::filesystem::remove(tmp);
+            throw;
+        }
+        if (!out.flush()) {
+            out.close();
+            std::filesystem::remove(tmp);
+            io.err << "compilescope export: cannot write " << output << "\n";
+            return Exit::Unreadable;
+        }
+    }
+    std::filesystem::rename(tmp, output);
+    io.out << "wrote " << output << ": " << counts.spans << " spans (" << counts.unfinished << " never ended), "
+           << counts.runtimeRows << " module loads / programs / phases, " << counts.flows << " flows, " << counts.lookups << " cache lookups, " << counts.steps << " steps on "
+           << counts.tracks << " tracks of " << counts.sessions << " sessions\n";
+    return Exit::Ok;
+}
+}  // namespace
+
+Command exportCommand() {
+    return {"export", "write a trace as Trace Event Format JSON (Perfetto, chrome://tracing)",
+            "Usage: compilescope export [--format tef] TRACE -o FILE\n\n"
+            "Writes the trace as Trace Event Format JSON, which Perfetto (ui.perfetto.dev) and\n"
+            "chrome://tracing open. Each session is a process (named by its label), each track a thread;\n"
+            "spans are complete (\"X\") events with their category, detail and every stored arg; spans that\n"
+            "never ended are \"B\" events without an end; module loads, NVRTC / nvJitLink programs, driver\n"
+            "JIT, kernel launches and compiler phases are complete events on their session's runtime lanes,\n"
+            "with every column as an arg; flows are \"s\" / \"f\" events; cache lookups and\n"
+            "steps are instant events (hit / miss with the program, key components and step). Times are\n"
+            "exact nanoseconds (microseconds with three decimals), shifted per session as the timeline\n"
+            "draws them. `compilescope import` reads the file back into the same spans.\n\n"
+            "  --format tef    the output format (the only one, and the default)\n"
+            "  -o FILE         the JSON to write (replaced atomically); - writes to stdout\n\n"
+            "Exit status 2 when the trace cannot be read or FILE cannot be written.\n",
+            runExport};
+}
+
+}  // namespace cs::cli
