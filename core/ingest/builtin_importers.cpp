@@ -8,6 +8,7 @@
 #include "core/ingest/warp/warp_log_importer.h"
 #include "core/ingest/warp/warp_probe_importer.h"
 #include "core/ingest/tef/tef_importer.h"
+#include "core/ingest/torch/torch_recompiles_importer.h"
 #include "core/ingest/torch/torch_trace_importer.h"
 
 namespace cs::ingest {
@@ -22,6 +23,7 @@ void registerBuiltinImporters(ImporterRegistry& registry) {
     registry.add(std::make_unique<JuliaCollectorImporter>());
     registry.add(std::make_unique<TefImporter>());
     registry.add(std::make_unique<TorchTraceImporter>());
+    registry.add(std::make_unique<TorchRecompilesImporter>());
 }
 
 }  // namespace cs::ingest
