@@ -1,5 +1,6 @@
 // The one place that lists the importers of this build. Add a line per new importer.
 #include "core/ingest/importer_registry.h"
+#include "core/ingest/jax/jax_log_importer.h"
 #include "core/ingest/julia/julia_collector_importer.h"
 #include "core/ingest/julia/julia_invalidations_importer.h"
 #include "core/ingest/julia/julia_timing_importer.h"
@@ -24,6 +25,7 @@ void registerBuiltinImporters(ImporterRegistry& registry) {
     registry.add(std::make_unique<TefImporter>());
     registry.add(std::make_unique<TorchTraceImporter>());
     registry.add(std::make_unique<TorchRecompilesImporter>());
+    registry.add(std::make_unique<JaxLogImporter>());
 }
 
 }  // namespace cs::ingest
