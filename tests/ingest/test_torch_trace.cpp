@@ -117,14 +117,18 @@ TEST(TorchTraceImport, HashMismatchCountedAndCutCompileIncomplete) {
     EXPECT_EQ(findings.out.find("failed"), std::string::npos) << findings.out;
 }
 
-// An envelope that is not JSON and a payload line with no record: counted, never fatal.
+// A payload line before any record, and an envelope that is not JSON (its own payload lines are part
+// of that one malformed record): counted, never fatal; the records between them are read as before.
 TEST(TorchTraceImport, MalformedEnvelopesAreCounted) {
     cs::test::TempDir dir;
     auto in = dir.file("bad.log");
     const std::string good = cs::test::readFile(cs::test::sourceDir() + "/tests/data/torch/comp_failure.log");
-    cs::test::writeFile(in, good + "\nV1206 15:20:14.100000 1543231 torch/_dynamo/utils.py:1288] {\"chromium_event\": {}, \"frame_id\n"
-                                   "\t{\"orphan\": 1}\n");
+    cs::test::writeFile(in, "\t{\"orphan\": 1}\n" + good +
+                                "\nV1206 15:20:14.100000 1543231 torch/_dynamo/utils.py:1288] {\"chromium_event\": {}, \"frame_id\n"
+                                "\t{\"name\": \"dynamo\",\n\t\"ph\": \"B\"}\n");
     auto im = cs::test::importPath(in, "torch-trace");
     EXPECT_EQ(count(*im, statCount("malformed_record")), 2);
-    EXPECT_EQ(count(*im, kCompiles), 1);  // the rest of the file is read as before
+    EXPECT_EQ(count(*im, statCount("payload_hash_mismatch")), 0);
+    EXPECT_EQ(count(*im, kCompiles), 1);
+    EXPECT_EQ(count(*im, kPhases), 3);
 }

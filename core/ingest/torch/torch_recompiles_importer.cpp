@@ -66,7 +66,7 @@ public:
         case RecompileLineKind::Header: startBlock(l.function, l.file, hasId ? id.text() : "", ts); break;
         case RecompileLineKind::Tuple:
             startBlock(l.function, l.file, hasId ? id.text() : "", ts);
-            for (auto& f : l.failures) failure(f, 0, true);
+            for (auto& f : l.failures) failure(f, 0);
             m_block = false;
             break;
         case RecompileLineKind::TriggeredBy: m_group = 0; m_inGroup = false; m_unnamed = 0; break;
@@ -80,7 +80,7 @@ public:
                 ++m_malformed;
                 break;
             }
-            failure(l.failures.front(), m_inGroup ? m_group : m_unnamed++, m_inGroup);
+            failure(l.failures.front(), m_inGroup ? m_group : m_unnamed++);
             break;
         case RecompileLineKind::LimitHit:
             m_limits.push_back({.limit = l.limitName, .compileId = hasId ? id.text() : "", .value = l.limitValue, .tsNs = ts});
@@ -118,7 +118,7 @@ private:
     }
 
     // `nth`: which earlier entry an id-less failure names, counting back from the newest.
-    void failure(const GuardFailure& g, size_t nth, bool) {
+    void failure(const GuardFailure& g, size_t nth) {
         auto& block = m_blocks.back();
         auto& fn = m_functions[block.function];
         size_t self = fn.find(block.handle);

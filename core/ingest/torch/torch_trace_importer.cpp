@@ -110,10 +110,12 @@ ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) cons
 
     std::string line;
     std::int64_t lineNo = 0;
+    bool skippingPayload = false;
     while (std::getline(in, line)) {
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (!line.empty() && line[0] == '\t') {
+            if (skippingPayload) continue;  // the payload of a record already counted as malformed
             if (!rec.open) {
                 ctx.malformed(where(lineNo), "payload line without a record", "torch-trace");
                 ++summary.malformed;
@@ -137,6 +139,7 @@ ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) cons
             continue;
         }
         close();
+        skippingPayload = false;
         auto p = splitLogPrefix(line);
         if (!p.glog || p.message.empty() || p.message.front() != '{') {
             if (!std::string_view(line).empty() && unrecognised++ == 0)
@@ -149,11 +152,13 @@ ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) cons
         } catch (const std::exception& e) {
             ctx.malformed(where(lineNo), std::string("envelope is not JSON: ") + e.what(), "torch-trace");
             ++summary.malformed;
-            continue;  // its payload lines (if any) follow: counted as lines without a record
+            skippingPayload = true;  // one malformed record, however many payload lines follow
+            continue;
         }
         if (!rec.envelope.isObject()) {
             ctx.malformed(where(lineNo), "envelope is not a JSON object", "torch-trace");
             ++summary.malformed;
+            skippingPayload = true;
             continue;
         }
         rec.open = true;
