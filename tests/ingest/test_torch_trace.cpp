@@ -112,6 +112,11 @@ TEST(TorchTraceImport, HashMismatchCountedAndCutCompileIncomplete) {
               std::string::npos);
     EXPECT_EQ(count(*im, kCompiles), 1);
     EXPECT_EQ(compileArg(*im, "0/0", "status"), "incomplete");
+    // One clock from the first record (15:18:15.925) to the last (15:18:21.086); the cut compile
+    // counts up to the last record.
+    EXPECT_EQ(count(*im, "SELECT end_ns - start_ns FROM sessions"), 5161000000);
+    EXPECT_EQ(count(*im, "SELECT start_ns + dur_ns FROM spans WHERE category=1"), 5161000000);
+    EXPECT_EQ(count(*im, "SELECT min(start_ns) >= 0 FROM spans"), 1);
     auto findings = runCli({"findings", im->trace});
     EXPECT_NE(findings.out.find("compile 0/0 of torch compile did not finish in the log"), std::string::npos) << findings.out;
     EXPECT_EQ(findings.out.find("failed"), std::string::npos) << findings.out;

@@ -3,9 +3,11 @@
 #include "core/formats/jax_log_lines.h"
 #include "core/formats/log_prefix.h"
 #include "core/formats/text_util.h"
+#include "core/util/saturating.h"
 #include "core/util/utf8.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,7 @@ ImportSummary JaxLogImporter::run(std::istream& in, ImportContext& ctx) const {
     const auto tracingCache = w.intern("jax tracing cache");
     const auto persistentCache = w.intern("jax persistent compilation cache");
     std::int64_t lastNs = ctx.baseNs, firstNs = -1, unrecognised = 0;
+    std::optional<std::int64_t> origin;
     std::string firstUnrecognised;
     MissBlock block;
 
@@ -121,10 +124,12 @@ ImportSummary JaxLogImporter::run(std::istream& in, ImportContext& ctx) const {
             continue;
         }
         closeBlock();
-        const std::int64_t ts = p.tsNs.value_or(lastNs);
+        // Times are relative to the first timed line; a line without a time takes the last one seen.
+        if (p.tsNs && !origin) origin = *p.tsNs;
+        const std::int64_t ts = p.tsNs ? util::satAdd(util::satSub(*p.tsNs, *origin), ctx.baseNs) : lastNs;
         if (p.tsNs) {
-            lastNs = std::max(lastNs, *p.tsNs);
-            if (firstNs < 0 || *p.tsNs < firstNs) firstNs = *p.tsNs;
+            lastNs = std::max(lastNs, ts);
+            if (firstNs < 0 || ts < firstNs) firstNs = ts;
         }
         auto l = jax::parseJaxLine(p.message);
         switch (l.kind) {

@@ -3,6 +3,7 @@
 #include "core/formats/log_prefix.h"
 #include "core/formats/text_util.h"
 #include "core/formats/torch_recompile_lines.h"
+#include "core/util/saturating.h"
 #include "core/util/utf8.h"
 
 #include <algorithm>
@@ -180,10 +181,21 @@ std::tuple<std::int64_t, std::int64_t, std::int64_t> entryOrder(const std::strin
 ImportSummary Reader::finish() {
     ImportSummary s;
     auto& w = m_ctx.writer;
+    // Times relative to the earliest line (glog prints no year; one clock per session).
+    const std::int64_t shift = m_firstTs < 0 ? 0 : util::satSub(m_ctx.baseNs, m_firstTs);
+    for (auto& fn : m_functions)
+        for (auto& e : fn.entries)
+            if (e.logged) e.tsNs = util::satAdd(e.tsNs, shift);
+    for (auto& b : m_blocks) b.tsNs = util::satAdd(b.tsNs, shift);
+    for (auto& l : m_limits) l.tsNs = util::satAdd(l.tsNs, shift);
+    if (m_firstTs >= 0) {
+        m_firstTs = util::satAdd(m_firstTs, shift);
+        m_lastTs = util::satAdd(m_lastTs, shift);
+    }
     const auto track = w.addTrack({.sessionId = m_ctx.sessionId, .kind = CS_TRACK_RUNTIME, .name = w.intern("torch dynamo")});
     const auto cache = w.intern("torch dynamo");
     for (auto& fn : m_functions) {
-        // Implied entries come just before the first logged one, 1 ns apart, in the order named.
+        // Implied entries come before the first logged one.
         std::int64_t first = 0;
         size_t implied = 0;
         for (const auto& e : fn.entries) {
@@ -196,8 +208,10 @@ ImportSummary Reader::finish() {
         // Named out of order ("- 5/2", "- 5/1", "- 5/0"): put them in compile order.
         std::stable_sort(fn.entries.begin(), fn.entries.begin() + static_cast<std::ptrdiff_t>(implied),
                          [](const Entry& a, const Entry& b) { return entryOrder(a.handle) < entryOrder(b.handle); });
-        for (size_t i = 0; i < implied; ++i) fn.entries[i].tsNs = first - static_cast<std::int64_t>(implied - i);
-        std::stable_sort(fn.entries.begin(), fn.entries.end(), [](const Entry& a, const Entry& b) { return a.tsNs < b.tsNs; });
+        // At the first logged compile's time, written before it (lookups of one time keep id order).
+        for (size_t i = 0; i < implied; ++i) fn.entries[i].tsNs = first;
+        std::stable_sort(fn.entries.begin() + static_cast<std::ptrdiff_t>(implied), fn.entries.end(),
+                         [](const Entry& a, const Entry& b) { return a.tsNs < b.tsNs; });
         const auto program = w.intern(fn.name + " (" + fn.file + ")");
         for (const auto& e : fn.entries) {
             auto lookup = w.addCacheLookup({.sessionId = m_ctx.sessionId, .trackId = track, .tsNs = e.tsNs, .cache = cache,

@@ -4,6 +4,7 @@
 #include "core/formats/torch_cache_artifact.h"
 #include "core/ingest/torch/torch_trace_builder.h"
 #include "core/util/md5.h"
+#include "core/util/saturating.h"
 #include "core/util/utf8.h"
 
 #include <optional>
@@ -53,7 +54,7 @@ ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) cons
     ImportSummary summary;
     torch::TraceBuilder builder(ctx);
     Record rec;
-    std::int64_t firstNs = -1, lastNs = 0, unrecognised = 0, mismatches = 0;
+    std::int64_t firstNs = -1, lastNs = ctx.baseNs, unrecognised = 0, mismatches = 0;
     std::string firstUnrecognised;
     auto where = [](std::int64_t n) { return "line " + std::to_string(n); };
 
@@ -111,6 +112,7 @@ ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) cons
     std::string line;
     std::int64_t lineNo = 0;
     bool skippingPayload = false;
+    std::optional<std::int64_t> origin;
     while (std::getline(in, line)) {
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -163,7 +165,9 @@ ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) cons
         }
         rec.open = true;
         rec.lineNo = lineNo;
-        rec.tsNs = p.tsNs.value_or(lastNs);
+        // Times are relative to the first record (glog prints no year; DESIGN 3: one clock per session).
+        if (p.tsNs && !origin) origin = *p.tsNs;
+        rec.tsNs = p.tsNs ? util::satAdd(util::satSub(*p.tsNs, *origin), ctx.baseNs) : lastNs;
         rec.compileId = compileIdOf(rec.envelope, rec.frame);
         if (const auto* h = rec.envelope.get("has_payload"); h && h->isString()) rec.expectedMd5 = h->str;
         rec.keep = rec.envelope.get("chromium_event") || rec.envelope.get("artifact");
