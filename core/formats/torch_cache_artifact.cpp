@@ -12,6 +12,7 @@ struct Kind {
 constexpr Kind kKinds[] = {{"fx_graph_cache_", "fx graph cache"},
                            {"aotautograd_cache_", "aot autograd cache"},
                            {"autograd_cache_", "aot autograd cache"}};
+constexpr const char* kPersistent = " (persistent)";
 
 }  // namespace
 
@@ -52,7 +53,8 @@ bool readCacheArtifact(const std::string& name, const util::JsonValue& payload, 
     for (const auto& k : kKinds) {
         std::string p = k.prefix;
         if (name.rfind(p, 0) == 0) {
-            out.cache = k.cache;
+            out.label = k.cache;
+            out.cache = std::string(k.cache) + kPersistent;
             out.state = name.substr(p.size());
             break;
         }

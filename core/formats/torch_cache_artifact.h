@@ -22,7 +22,11 @@ struct CacheComponent {
 };
 
 struct CacheArtifact {
-    std::string cache;   // "fx graph cache" or "aot autograd cache"
+    // The cache's name in the trace: "fx graph cache (persistent)" or "aot autograd cache (persistent)".
+    // Both live on disk across processes (a hit may load an entry an earlier run wrote), which the
+    // replay recognises by "persistent" in the name (cache_replay.h).
+    std::string cache;
+    std::string label;   // the same without the suffix, for titles: "fx graph cache"
     std::string state;   // "hit", "miss" or "bypass" (from the artifact's name, else cache_state)
     std::string key;     // "" when absent (a bypass logs null)
     std::vector<CacheComponent> components;

@@ -60,6 +60,8 @@ TEST(TorchTraceImport, CacheHitMissLookupsAndComponents) {
     EXPECT_EQ(count(*im, "SELECT count(*) FROM spans s JOIN strings n ON n.id=s.name_sid WHERE n.str='aot autograd cache bypass'"), 3);
     EXPECT_EQ(count(*im, statCount("payload_hash_mismatch")), 0);
     EXPECT_EQ(count(*im, statCount("malformed_record")), 0);
+    EXPECT_EQ(im->text("SELECT group_concat(DISTINCT c.str) FROM cache_lookups l JOIN strings c ON c.id=l.cache_sid"),
+              "fx graph cache (persistent)");
     // Compile metrics and the interned stack.
     EXPECT_EQ(compileArg(*im, "1/0", "co_name"), "fn");
     EXPECT_EQ(compileArg(*im, "1/0", "co_name", 2), "fn2");
@@ -88,6 +90,29 @@ TEST(TorchTraceImport, ExplainNamesTheOneComponentThatMovedAndRelatesTheHit) {
     EXPECT_EQ(r.out.find("example_inputs"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("1 hit(s) with the key of miss lookup #1 (frame 1), first lookup #2"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("disagreement"), std::string::npos) << r.out;
+}
+
+// tlparse tests/inputs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log, compiles 0/9 and 0/10 of a
+// frame recompiled for each new square input: 0/9 hits both on-disk caches (entries an earlier run
+// wrote), 0/10 misses both, and the one component that moved is the input's shape.
+TEST(TorchTraceImport, PersistentCacheHitsThenMissesOnANewShape) {
+    auto im = importData("multi_rank_rank1_compiles_9_10.log");
+    EXPECT_EQ(count(*im, kCompiles), 2);
+    EXPECT_EQ(im->text("SELECT group_concat(c.str || ':' || l.verdict, ',') FROM (SELECT * FROM cache_lookups ORDER BY ts_ns, id) l "
+                       "JOIN strings c ON c.id=l.cache_sid"),
+              "fx graph cache (persistent):1,aot autograd cache (persistent):1,fx graph cache (persistent):2,"
+              "aot autograd cache (persistent):2");
+    auto check = runCli({"check", im->trace});
+    EXPECT_NE(check.out.find("replay: lookups 4, misses 2, hits 2, entries 4 (2 loaded from a persistent cache)"),
+              std::string::npos)
+        << check.out;
+    auto explain = runCli({"explain", im->trace});
+    EXPECT_NE(explain.out.find("miss lookup #3  frame 0  handle 0/10  compile 1.52 s\n    key moved: example_inputs[0]: "
+                           "float32[11, 11] stride (11, 1) [rebcmuvf64] -> float32[12, 12] stride (12, 1) [c3caxoe3qj] "
+                           "(vs lookup #1)"),
+              std::string::npos)
+        << explain.out;
+    EXPECT_EQ(explain.out.find("disagreement"), std::string::npos) << explain.out;
 }
 
 // tlparse tests/inputs/comp_failure.log: one compile that fails in the backend, with its phases.

@@ -47,7 +47,8 @@ bool asInt(const std::string& s, long long& v) {
 
 // The caches whose fixes these are (the seed runtimes have their own rules in cache_findings.cpp).
 bool jitCache(const std::string& name) {
-    return name == "torch dynamo" || name == "fx graph cache" || name == "aot autograd cache" || name == "jax tracing cache";
+    return name == "torch dynamo" || name == "fx graph cache (persistent)" || name == "aot autograd cache (persistent)" ||
+           name == "jax tracing cache";
 }
 
 bool notLogged(const std::string& v) { return v.rfind("(not logged", 0) == 0; }

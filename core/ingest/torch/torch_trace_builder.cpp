@@ -8,7 +8,27 @@
 namespace cs::ingest::torch {
 
 namespace {
+// "TensorMetadata(dtype=torch.float32, shape=torch.Size([2, 2]), stride=(2, 1), ...)" -> "float32[2, 2]
+// stride (2, 1)": what moves between two lookups of a recompiling frame; "" when not in that shape.
+std::string tensorSummary(const std::string& v) {
+    if (v.rfind("TensorMetadata(", 0) != 0) return {};
+    auto field = [&](const std::string& key, char open, char close) -> std::string {
+        auto at = v.find(key);
+        if (at == std::string::npos) return {};
+        auto from = v.find(open, at + key.size());
+        auto to = from == std::string::npos ? from : v.find(close, from);
+        return to == std::string::npos ? std::string() : v.substr(from, to - from + 1);
+    };
+    std::string dtype;
+    if (auto at = v.find("dtype=torch."); at != std::string::npos) dtype = v.substr(at + 12, v.find(',', at) - at - 12);
+    auto shape = field("shape=torch.Size(", '[', ']');
+    auto stride = field("stride=", '(', ')');
+    if (dtype.empty() || shape.empty()) return {};
+    return dtype + shape + (stride.empty() ? "" : " stride " + stride);
+}
+
 std::string shortValue(const CacheComponent& c) {
+    if (auto t = tensorSummary(c.value); !t.empty()) return t + " [" + c.hash.substr(0, 10) + "]";
     // Values can be a whole graph module: keep the first line, and the component's own hash so two
     // values that print alike but differ later are still told apart.
     auto nl = c.value.find('\n');
@@ -132,9 +152,9 @@ void TraceBuilder::cacheArtifact(const std::string& id, std::int64_t frame, std:
     auto& w = m_ctx.writer;
     if (a.state == "bypass") {
         auto span = w.addSpan({.trackId = m_track, .startNs = tsNs, .durNs = 0, .category = CS_CAT_OTHER,
-                               .name = w.intern(a.cache + " bypass")});
+                               .name = w.intern(a.label + " bypass")});
         w.addSpanArg(span, w.intern("jit_event"), std::string_view("cache_bypass"));
-        w.addSpanArg(span, w.intern("cache"), std::string_view(a.cache));
+        w.addSpanArg(span, w.intern("cache"), std::string_view(a.label));
         w.addSpanArg(span, w.intern("reason"), std::string_view(a.bypassReason.empty() ? "(no reason logged)" : a.bypassReason));
         if (!id.empty()) w.addSpanArg(span, w.intern("compile_id"), std::string_view(id));
         ++m_records;

@@ -13,7 +13,7 @@
 //   dynamo_start                 -> opens the compile (span, category compile, arg stack)
 //   chromium_event B / E         -> phase spans (category phase) inside the compile, same compile_id
 //   compilation_metrics          -> closes the compile: args for each metric, status ok / failed
-//   artifact fx_graph_cache_* /  -> cache_lookups (cache "fx graph cache" / "aot autograd cache",
+//   artifact fx_graph_cache_* /  -> cache_lookups (cache "fx graph cache (persistent)" / "aot autograd cache (persistent)",
 //     aotautograd_cache_*           program "frame N", handle = compile id), one key component per
 //                                   "[hash] name: value" entry; a bypass is a span (jit_event
 //                                   cache_bypass) with its reason, not a lookup
