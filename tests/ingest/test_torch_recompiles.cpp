@@ -64,6 +64,11 @@ TEST(TorchRecompilesImport, FormsWithoutEntryIds) {
     EXPECT_EQ(none->text(kHandles), "#0,#1");
     EXPECT_EQ(none->text(valuesOf("___check_global_state()")), "held,failed");
     EXPECT_NE(none->cli("explain").find("___check_global_state(): held -> failed"), std::string::npos);
+    auto findings = none->cli("findings");
+    EXPECT_NE(findings.find("fn (/home/dberard/local/scripts/global_recompile.py:3): 1 recompile(s) after a global state "
+                            "change"),
+              std::string::npos)
+        << findings;
 
     auto blockOnly = importData("recompiles_entry_less_issue128134.log");
     EXPECT_EQ(blockOnly->count("SELECT count(*) FROM cache_lookups"), 4);

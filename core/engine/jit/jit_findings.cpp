@@ -1,6 +1,6 @@
 // Findings of PyTorch and JAX logs, each with the fix users of those runtimes apply.
 //
-// Why these six: they are what PyTorch and JAX users ask about (FORMATS.md sections 5 and 6):
+// Why these seven: they are what PyTorch and JAX users ask about (FORMATS.md sections 5 and 6):
 //   integer specialisation churn  one guard compares a Python int with a constant that goes 0, 1, 2,
 //                                 ... (pytorch#99091: `L['t'] == 0`, `== 1`, ...): a compile per value
 //   shape churn                   one input's size takes three or more values (pytorch#148179)
@@ -8,6 +8,7 @@
 //   cache bypass                  FX graph / AOT autograd cache refused the graph: full compile every run
 //   persistent write never read   JAX wrote an entry no run in the trace read back
 //   compile incomplete            the log ends inside a compile: neither finished nor failed
+//   global state guard            ___check_global_state() failed: grad mode / autocast changed (pytorch#123784)
 // The churn rules read the cache facts (any runtime whose key components show it); the others read the
 // tagged spans of jit_report.h.
 #include "core/engine/jit/jit_report.h"
@@ -131,6 +132,32 @@ void churnFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     }
 }
 
+// pytorch#123784: `___check_global_state()` fails when grad mode, inference mode, autocast or another
+// global torch setting differs from the one a compile was made under.
+void globalStateFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
+    const auto& facts = a.facts;
+    std::map<std::pair<std::int64_t, Sid>, std::vector<size_t>> byProgram;
+    for (size_t i = 0; i < facts.lookups.size(); ++i) {
+        const auto& l = facts.lookups[i];
+        if (facts.str(l.cache) != "torch dynamo") continue;
+        for (const auto& c : l.components)
+            if (facts.str(c.name) == "___check_global_state()" && facts.str(c.value) == "failed")
+                byProgram[{l.sessionId, l.program}].push_back(i);
+    }
+    for (const auto& [where, rows] : byProgram) {
+        auto f = make("jit.global_state_guard", Severity::Warning);
+        f.title = facts.str(where.second) + ": " + std::to_string(rows.size()) + " recompile(s) after a global state change";
+        f.mechanism = "Dynamo guards on torch's global state (grad mode, inference mode, autocast, deterministic "
+                      "algorithms, default dtype); the call ran under a different state than the compile, so "
+                      "___check_global_state() failed and the function compiled again.";
+        f.fix = "Call the compiled function under one state (e.g. always inside torch.no_grad() or always outside "
+                "it), or compile one function per state and call the matching one.";
+        for (auto i : rows) f.evidence.push_back({"cache_lookups", facts.lookups[i].id, "___check_global_state() failed"});
+        range(f, facts, rows);
+        out.push_back(std::move(f));
+    }
+}
+
 void eventFindings(const JitReport& r, std::vector<Finding>& out) {
     std::map<std::pair<std::string, std::string>, std::vector<const JitEvent*>> bypasses;  // (cache, reason)
     for (const auto& e : r.events) {
@@ -204,7 +231,10 @@ void unreadWrites(const JitReport& r, const CacheAnalysis* cache, std::vector<Fi
 std::vector<Finding> jitFindings(const JitReport& report, const CacheAnalysis* cache) {
     std::vector<Finding> out;
     eventFindings(report, out);
-    if (cache) churnFindings(*cache, out);
+    if (cache) {
+        churnFindings(*cache, out);
+        globalStateFindings(*cache, out);
+    }
     unreadWrites(report, cache, out);
     return out;
 }

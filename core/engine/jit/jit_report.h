@@ -53,7 +53,8 @@ struct JitReport {
 JitReport loadJitReport(const trace::TraceReader& reader, const CacheAnalysis* cache);
 
 // Findings of PyTorch / JAX logs: integer specialisation churn, shape churn, recompile limit hit,
-// cache bypass, persistent-cache writes never read, compiles left incomplete. Kinds "jit.*".
+// cache bypass, persistent-cache writes never read, compiles left incomplete, global state guard
+// failures. Kinds "jit.*".
 std::vector<Finding> jitFindings(const JitReport& report, const CacheAnalysis* cache);
 
 }  // namespace cs::engine::jit
