@@ -5,6 +5,9 @@
 #include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
 
+#include <algorithm>
+#include <map>
+
 namespace cs::cli {
 
 namespace {
@@ -32,6 +35,37 @@ int runExplain(const std::vector<std::string>& args, CommandIo& io) {
         out << "\n";
         for (const auto& c : m.unkeyed)
             out << "    also changed, not in the key (" << engine::roleName(c.role) << "): " << c.text() << "\n";
+    }
+    // A hit is related to the miss that compiled its entry: "the same key as lookup #N". Only hits the
+    // runtime reported (a replay hit the runtime called a miss is a disagreement, listed below) of
+    // entries a miss compiled (not loaded from a persistent cache).
+    std::map<std::int32_t, std::vector<size_t>> hitsByEntry;
+    for (size_t i = 0; i < facts.lookups.size(); ++i) {
+        const auto& o = a->replay.outcomes[i];
+        if (!o.hit || o.loaded || o.entry < 0 || facts.lookups[i].verdict == CS_VERDICT_MISS) continue;
+        const auto created = a->replay.entries[static_cast<size_t>(o.entry)].createdBy;
+        if (!a->replay.outcomes[created].hit) hitsByEntry[o.entry].push_back(i);
+    }
+    if (!hitsByEntry.empty()) out << "hits of entries compiled in this trace:\n";
+    for (const auto& [entry, hits] : hitsByEntry) {
+        const auto created = a->replay.entries[static_cast<size_t>(entry)].createdBy;
+        out << "  " << hits.size() << " hit(s) with the key of miss lookup #" << facts.lookups[created].id << " ("
+            << facts.str(facts.lookups[created].program) << "), first lookup #" << facts.lookups[hits.front()].id << "\n";
+    }
+    if (analysis->jit) {
+        for (const auto& h : analysis->jit->persistentKeys) {
+            if (h.writes.size() + h.lookups.size() < 2) continue;
+            // One key's rows in time order, whatever order the log printed them in.
+            std::vector<std::pair<std::int64_t, std::string>> rows;
+            for (auto w : h.writes) rows.emplace_back(analysis->jit->events[w].tsNs, "write");
+            for (auto i : h.lookups)
+                rows.emplace_back(facts.lookups[i].tsNs, std::string(facts.lookups[i].verdict == CS_VERDICT_HIT ? "hit" : "miss") +
+                                                             " lookup #" + std::to_string(facts.lookups[i].id));
+            std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+            out << h.cache << " key " << h.key << ":";
+            for (size_t i = 0; i < rows.size(); ++i) out << (i ? ", " : " ") << rows[i].second;
+            out << "\n";
+        }
     }
     if (!a->attribution.hitsAcrossChanges.empty()) {
         out << "hits across a change of a field that is not in the key:\n";

@@ -3,6 +3,7 @@
 #include "core/engine/analysis_counters.h"
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/cuda/cuda_programs.h"
+#include "core/engine/jit/jit_report.h"
 #include "core/engine/julia/invalidation_findings.h"
 #include "core/engine/julia/timing_findings.h"
 #include "core/engine/trace_losses.h"
@@ -18,7 +19,7 @@ AnalysisCounters& analysisCounters() {
 std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
                                      const InvalidationForest* invalidations, const TraceLosses* losses,
                                      const cuda::CudaProgramReport* cudaPrograms,
-                                     const JuliaTimingReport* juliaTiming) {
+                                     const JuliaTimingReport* juliaTiming, const jit::JitReport* jit) {
     ++analysisCounters().findings;
     std::vector<Finding> all;
     auto append = [&](std::vector<Finding> part) {
@@ -34,6 +35,7 @@ std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::Mod
         append(cuda::cudaProgramFindings(*cudaPrograms));
         append(cuda::jitFindings(*cudaPrograms));
     }
+    if (jit) append(jit::jitFindings(*jit, cache));
     return all;
 }
 

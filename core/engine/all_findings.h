@@ -19,6 +19,9 @@ struct ModuleReport;
 namespace cuda {
 struct CudaProgramReport;
 }
+namespace jit {
+struct JitReport;
+}
 
 // Concatenates the findings of each analysis that exists (null: the trace has no facts of that
 // kind). Ordered by analysis, then as each analysis orders them (most costly first).
@@ -26,6 +29,7 @@ struct CudaProgramReport;
 std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
                                      const InvalidationForest* invalidations, const TraceLosses* losses = nullptr,
                                      const cuda::CudaProgramReport* cudaPrograms = nullptr,
-                                     const JuliaTimingReport* juliaTiming = nullptr);
+                                     const JuliaTimingReport* juliaTiming = nullptr,
+                                     const jit::JitReport* jit = nullptr);
 
 }  // namespace cs::engine

@@ -72,9 +72,11 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     if (reader.rowCount("cuda_programs") > 0 || reader.rowCount("cuda_jit") > 0)
         a->cudaPrograms = std::make_shared<const cuda::CudaProgramReport>(cuda::loadCudaPrograms(reader));
     control.check();
+    if (auto jit = jit::loadJitReport(reader, a->cache.get()); !jit.empty() || a->cache)
+        a->jit = std::make_shared<const jit::JitReport>(std::move(jit));
     control.report(80, "findings");
     a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get(), &a->losses,
-                                  a->cudaPrograms.get(), a->juliaTiming.get());
+                                  a->cudaPrograms.get(), a->juliaTiming.get(), a->jit.get());
     dropCrossChecksOfLeftOutRows(a->facts.problems, a->findings);
     if (options.timelineBuckets > 0) {
         control.report(90, "timeline digest");

@@ -14,6 +14,7 @@
 #include "core/engine/compile_summary.h"
 #include "core/engine/cuda/cuda_programs.h"
 #include "core/engine/finding.h"
+#include "core/engine/jit/jit_report.h"
 #include "core/engine/julia/invalidation_trees.h"
 #include "core/engine/julia/timing_findings.h"
 #include "core/engine/load_control.h"
@@ -53,6 +54,7 @@ struct TraceAnalysis {
     std::shared_ptr<const InvalidationForest> invalidations;  // null: no invalidation items
     std::shared_ptr<const JuliaTimingReport> juliaTiming;     // null: no Julia timing output
     std::shared_ptr<const cuda::CudaProgramReport> cudaPrograms;  // null: no NVRTC / nvJitLink / driver JIT
+    std::shared_ptr<const jit::JitReport> jit;  // null: no PyTorch / JAX events or persistent-cache keys
     std::vector<Finding> findings;
     TimelineDigest digest;  // only with AnalysisOptions::timelineBuckets
     CompileIndex compileIndex;  // only with AnalysisOptions::compileIndexRows

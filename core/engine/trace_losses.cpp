@@ -42,6 +42,10 @@ Meaning meaningOf(const Loss& l) {
     if (l.name == "malformed_record")
         return {"Lines or records of the input could not be read and were skipped (first example: " + l.detail + ").",
                 "Check that the file is complete and in a format `compilescope import --list-formats` names."};
+    if (l.name == "payload_hash_mismatch")
+        return {"Records of a PyTorch structured trace carried a payload whose MD5 is not the has_payload the record "
+                "announced (a cut, interleaved or edited payload), so their payloads were not used (first: " + l.detail + ").",
+                "Collect the TORCH_TRACE directory again, one file per rank, without concatenating or editing the logs."};
     if (l.name == "unrecognised_line")
         return {"The file was read with a forced importer (--format " + l.source + ") and " + thousands(l.count) +
                     " of its lines are not that format, so nothing was taken from them (first: " + l.detail + ").",

@@ -1,5 +1,6 @@
 // The one place that lists the importers of this build. Add a line per new importer.
 #include "core/ingest/importer_registry.h"
+#include "core/ingest/jax/jax_log_importer.h"
 #include "core/ingest/julia/julia_collector_importer.h"
 #include "core/ingest/julia/julia_invalidations_importer.h"
 #include "core/ingest/julia/julia_timing_importer.h"
@@ -8,6 +9,8 @@
 #include "core/ingest/warp/warp_log_importer.h"
 #include "core/ingest/warp/warp_probe_importer.h"
 #include "core/ingest/tef/tef_importer.h"
+#include "core/ingest/torch/torch_recompiles_importer.h"
+#include "core/ingest/torch/torch_trace_importer.h"
 
 namespace cs::ingest {
 
@@ -20,6 +23,9 @@ void registerBuiltinImporters(ImporterRegistry& registry) {
     registry.add(std::make_unique<JuliaTimingImporter>());
     registry.add(std::make_unique<JuliaCollectorImporter>());
     registry.add(std::make_unique<TefImporter>());
+    registry.add(std::make_unique<TorchTraceImporter>());
+    registry.add(std::make_unique<TorchRecompilesImporter>());
+    registry.add(std::make_unique<JaxLogImporter>());
 }
 
 }  // namespace cs::ingest

@@ -1,0 +1,220 @@
+#include "core/ingest/torch/torch_trace_builder.h"
+
+#include "core/util/saturating.h"
+#include "core/util/utf8.h"
+
+#include <cmath>
+
+namespace cs::ingest::torch {
+
+namespace {
+// "TensorMetadata(dtype=torch.float32, shape=torch.Size([2, 2]), stride=(2, 1), ...)" -> "float32[2, 2]
+// stride (2, 1)": what moves between two lookups of a recompiling frame; "" when not in that shape.
+std::string tensorSummary(const std::string& v) {
+    if (v.rfind("TensorMetadata(", 0) != 0) return {};
+    auto field = [&](const std::string& key, char open, char close) -> std::string {
+        auto at = v.find(key);
+        if (at == std::string::npos) return {};
+        auto from = v.find(open, at + key.size());
+        auto to = from == std::string::npos ? from : v.find(close, from);
+        return to == std::string::npos ? std::string() : v.substr(from, to - from + 1);
+    };
+    std::string dtype;
+    if (auto at = v.find("dtype=torch."); at != std::string::npos) dtype = v.substr(at + 12, v.find(',', at) - at - 12);
+    auto shape = field("shape=torch.Size(", '[', ']');
+    auto stride = field("stride=", '(', ')');
+    if (dtype.empty() || shape.empty()) return {};
+    return dtype + shape + (stride.empty() ? "" : " stride " + stride);
+}
+
+std::string shortValue(const CacheComponent& c) {
+    if (auto t = tensorSummary(c.value); !t.empty()) return t + " [" + c.hash.substr(0, 10) + "]";
+    // Values can be a whole graph module: keep the first line, and the component's own hash so two
+    // values that print alike but differ later are still told apart.
+    auto nl = c.value.find('\n');
+    std::string first = c.value.substr(0, nl);
+    bool cut = nl != std::string::npos || first.size() > 160;
+    if (first.size() > 160) first = std::string(util::utf8Prefix(first, 160));
+    if (!cut) return first;
+    return first + "... [" + c.hash.substr(0, 10) + "]";
+}
+
+int roleOf(const std::string& name) {
+    if (name.rfind("example_inputs", 0) == 0 || name.rfind("inputs_to_check", 0) == 0) return CS_ROLE_SHAPE;
+    if (name == "gm") return CS_ROLE_FUNCTION;
+    if (name.rfind("inductor_config", 0) == 0 || name.rfind("fx_kwargs", 0) == 0 || name.find("settings") != std::string::npos ||
+        name.rfind("aot_config", 0) == 0)
+        return CS_ROLE_OPTION;
+    return CS_ROLE_OTHER;
+}
+
+std::string text(const util::JsonValue& v) {
+    if (v.isString() || v.isNumber()) return v.str;
+    if (v.type == util::JsonValue::Type::Bool) return v.boolean ? "true" : "false";
+    if (v.isArray()) {
+        std::string out;
+        for (const auto& i : v.items) out += (out.empty() ? "" : "; ") + text(i);
+        return out;
+    }
+    return {};
+}
+}  // namespace
+
+TraceBuilder::TraceBuilder(ImportContext& ctx) : m_ctx(ctx) {
+    auto& w = ctx.writer;
+    m_track = w.addTrack({.sessionId = ctx.sessionId, .kind = CS_TRACK_RUNTIME, .name = w.intern("torch compile")});
+}
+
+void TraceBuilder::internString(std::int64_t id, std::string s) { m_strings[id] = std::move(s); }
+
+TraceBuilder::Compile& TraceBuilder::compile(const std::string& id, std::int64_t tsNs) {
+    auto it = m_compiles.find(id);
+    if (it == m_compiles.end()) {
+        it = m_compiles.emplace(id, Compile{}).first;
+        it->second.id = id;
+        it->second.startNs = tsNs;
+    }
+    return it->second;
+}
+
+void TraceBuilder::dynamoStart(const std::string& id, std::int64_t tsNs, const util::JsonValue& start) {
+    auto& c = compile(id.empty() ? "?" : id, tsNs);
+    c.startNs = std::min(c.startNs, tsNs);
+    const auto* stack = start.get("stack");
+    if (!stack || !stack->isArray()) return;
+    c.stack.clear();
+    for (const auto& frame : stack->items) {
+        const auto* line = frame.get("line");
+        const auto* name = frame.get("name");
+        const auto* file = frame.get("filename");
+        std::string f = "?";
+        if (auto fileId = jsonInteger(file)) {
+            auto s = m_strings.find(*fileId);
+            f = s != m_strings.end() ? s->second : "<str " + file->str + ">";
+        } else if (file && file->isString()) {
+            f = file->str;
+        }
+        c.stack += (c.stack.empty() ? "" : "\n") + f + ":" + (line ? text(*line) : "?") + " in " + (name ? text(*name) : "?");
+    }
+}
+
+void TraceBuilder::compilationMetrics(const std::string& id, std::int64_t tsNs, const util::JsonValue& metrics) {
+    auto& c = compile(id.empty() ? "?" : id, tsNs);
+    for (const auto& [k, v] : metrics.members) {
+        if (k == "dynamo_config" || v.isNull() || v.isObject()) continue;  // the config is kilobytes of defaults
+        if (v.isArray() && v.items.empty()) continue;
+        c.metrics.emplace_back(k, v);
+        if (k == "co_name" && v.isString()) c.name = v.str;
+        if (k == "fail_type") c.failed = true;
+    }
+    c.endNs = tsNs;
+    writeCompile(c, tsNs);
+    m_compiles.erase(c.id);
+}
+
+std::int64_t TraceBuilder::chromiumNs(double tsUs, std::int64_t glogNs) {
+    if (!std::isfinite(tsUs) || std::fabs(tsUs) > 9e15) return glogNs;
+    auto ns = static_cast<std::int64_t>(std::llround(tsUs * 1000.0));
+    if (!m_chromiumOffsetNs) m_chromiumOffsetNs = util::satSub(glogNs, ns);
+    return util::satAdd(ns, *m_chromiumOffsetNs);
+}
+
+void TraceBuilder::chromiumEvent(const std::string& id, std::int64_t tsNs, const util::JsonValue& e) {
+    const auto* name = e.get("name");
+    const auto* ph = e.get("ph");
+    const auto* ts = e.get("ts");
+    if (!name || !name->isString() || !ph || !ph->isString()) return;
+    std::string cid = id;
+    if (const auto* args = e.get("args"); args && args->isObject())
+        if (const auto* c = args->get("compile_id"); c && c->isString()) cid = c->str;
+    const std::int64_t at = ts && ts->isNumber() ? chromiumNs(ts->num, tsNs) : tsNs;
+    const std::string key = cid + '\x1f' + name->str;
+    auto& w = m_ctx.writer;
+    if (ph->str == "B") {
+        m_open[key].push_back({name->str, at});
+        if (!cid.empty() && (name->str == "dynamo" || name->str == "entire_frame_compile")) {
+            auto& c = compile(cid, at);
+            c.startNs = std::min(c.startNs, at);
+        }
+    } else if (ph->str == "E") {
+        auto it = m_open.find(key);
+        if (it == m_open.end() || it->second.empty()) return;  // an end without its begin: the log started later
+        auto p = it->second.back();
+        it->second.pop_back();
+        auto span = w.addSpan({.trackId = m_track, .startNs = p.startNs, .durNs = std::max<std::int64_t>(util::satSub(at, p.startNs), 0),
+                               .category = CS_CAT_PHASE, .name = w.intern(p.name)});
+        if (!cid.empty()) w.addSpanArg(span, w.intern("compile_id"), std::string_view(cid));
+        ++m_records;
+    }
+}
+
+void TraceBuilder::cacheArtifact(const std::string& id, std::int64_t frame, std::int64_t tsNs, const CacheArtifact& a) {
+    auto& w = m_ctx.writer;
+    if (a.state == "bypass") {
+        auto span = w.addSpan({.trackId = m_track, .startNs = tsNs, .durNs = 0, .category = CS_CAT_OTHER,
+                               .name = w.intern(a.label + " bypass")});
+        w.addSpanArg(span, w.intern("jit_event"), std::string_view("cache_bypass"));
+        w.addSpanArg(span, w.intern("cache"), std::string_view(a.label));
+        w.addSpanArg(span, w.intern("reason"), std::string_view(a.bypassReason.empty() ? "(no reason logged)" : a.bypassReason));
+        if (!id.empty()) w.addSpanArg(span, w.intern("compile_id"), std::string_view(id));
+        ++m_records;
+        return;
+    }
+    // One key family per cache and frame: the lookups a frame's compiles make of one cache.
+    auto lookup = w.addCacheLookup({.sessionId = m_ctx.sessionId, .trackId = m_track, .tsNs = tsNs, .cache = w.intern(a.cache),
+                                    .program = w.intern(frame >= 0 ? "frame " + std::to_string(frame) : std::string("frame ?")),
+                                    .handle = w.intern(id.empty() ? a.key : id),
+                                    .verdict = a.state == "hit" ? CS_VERDICT_HIT : CS_VERDICT_MISS,
+                                    .compileNs = a.state == "miss" ? a.timeTakenNs : std::nullopt});
+    ++m_records;
+    std::int64_t ordinal = 0;
+    if (a.components.empty()) {
+        w.addKeyComponent({.lookupId = lookup, .ordinal = 0, .name = w.intern("key"), .role = CS_ROLE_OTHER,
+                           .digest = w.intern(a.key), .value = w.intern(a.key)});
+        return;
+    }
+    for (const auto& c : a.components)
+        w.addKeyComponent({.lookupId = lookup, .ordinal = ordinal++, .name = w.intern(c.name), .role = roleOf(c.name),
+                           .digest = w.intern(c.hash), .value = w.intern(shortValue(c))});
+}
+
+void TraceBuilder::writeCompile(const Compile& c, std::int64_t lastNs) {
+    auto& w = m_ctx.writer;
+    const bool incomplete = !c.endNs;
+    const std::int64_t end = c.endNs.value_or(std::max(lastNs, c.startNs));
+    auto span = w.addSpan({.trackId = m_track, .startNs = c.startNs, .durNs = std::max<std::int64_t>(util::satSub(end, c.startNs), 0), .category = CS_CAT_COMPILE,
+                           .name = w.intern(c.name)});
+    w.addSpanArg(span, w.intern("compile_id"), std::string_view(c.id));
+    w.addSpanArg(span, w.intern("status"), std::string_view(incomplete ? "incomplete" : c.failed ? "failed" : "ok"));
+    if (incomplete) w.addSpanArg(span, w.intern("jit_event"), std::string_view("compile_incomplete"));
+    if (!c.stack.empty()) w.addSpanArg(span, w.intern("stack"), std::string_view(c.stack));
+    for (const auto& [k, v] : c.metrics) {
+        if (auto i = jsonInteger(&v); i && v.str.find_first_of(".eE") == std::string::npos)
+            w.addSpanArg(span, w.intern(k), *i);
+        else if (v.isNumber())
+            w.addSpanArg(span, w.intern(k), v.num);
+        else
+            w.addSpanArg(span, w.intern(k), std::string_view(text(v)));
+    }
+    ++m_records;
+}
+
+std::int64_t TraceBuilder::finish(std::int64_t lastNs) {
+    for (const auto& [id, c] : m_compiles) writeCompile(c, lastNs);
+    m_compiles.clear();
+    auto& w = m_ctx.writer;
+    for (const auto& [key, stack] : m_open) {
+        for (const auto& p : stack) {
+            auto span = w.addSpan({.trackId = m_track, .startNs = p.startNs, .durNs = std::max<std::int64_t>(util::satSub(lastNs, p.startNs), 0),
+                                   .category = CS_CAT_PHASE, .name = w.intern(p.name)});
+            auto cid = key.substr(0, key.find('\x1f'));
+            if (!cid.empty()) w.addSpanArg(span, w.intern("compile_id"), std::string_view(cid));
+            w.addSpanArg(span, w.intern("status"), std::string_view("incomplete"));
+            ++m_records;
+        }
+    }
+    m_open.clear();
+    return m_records;
+}
+
+}  // namespace cs::ingest::torch

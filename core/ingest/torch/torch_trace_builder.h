@@ -1,0 +1,63 @@
+// What the TORCH_TRACE importer makes of each record, once framed and checked (torch_trace_importer.h):
+// compiles with their phases, cache lookups with their key components, bypasses.
+//
+// Why a builder apart from the framing: a compile is opened by one record (dynamo_start or the first
+// chromium "B"), grows with others (chromium phase pairs, cache artifacts) and is closed by
+// compilation_metrics, which may never come (a log cut mid-compile). The builder keeps that state and
+// writes each compile once, at its end or at the end of the file.
+#pragma once
+
+#include "core/formats/log_prefix.h"
+#include "core/formats/torch_cache_artifact.h"
+#include "core/ingest/importer.h"
+#include "core/util/json_reader.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cs::ingest::torch {
+
+class TraceBuilder {
+public:
+    explicit TraceBuilder(ImportContext& ctx);
+
+    // `id`: the envelope's compile id ("0/1", "0/1_1"), "" when the record has none; `tsNs` its glog time.
+    void internString(std::int64_t id, std::string text);
+    void dynamoStart(const std::string& id, std::int64_t tsNs, const util::JsonValue& start);
+    void compilationMetrics(const std::string& id, std::int64_t tsNs, const util::JsonValue& metrics);
+    void chromiumEvent(const std::string& id, std::int64_t tsNs, const util::JsonValue& event);
+    void cacheArtifact(const std::string& id, std::int64_t frame, std::int64_t tsNs, const CacheArtifact& a);
+    // Closes what the log left open; returns the records written.
+    std::int64_t finish(std::int64_t lastNs);
+    std::int64_t records() const { return m_records; }
+
+private:
+    struct Phase {
+        std::string name;
+        std::int64_t startNs = 0;
+    };
+    struct Compile {
+        std::string id;
+        std::int64_t startNs = 0;
+        std::optional<std::int64_t> endNs{};
+        std::string name = "torch compile";
+        std::string stack;  // "file:line in name" per frame, outermost first
+        bool failed = false;
+        std::vector<std::pair<std::string, util::JsonValue>> metrics;
+    };
+    Compile& compile(const std::string& id, std::int64_t tsNs);
+    void writeCompile(const Compile& c, std::int64_t lastNs);
+    std::int64_t chromiumNs(double tsUs, std::int64_t glogNs);
+
+    ImportContext& m_ctx;
+    std::int64_t m_track = 0;
+    std::map<std::int64_t, std::string> m_strings;  // `str` interning: id -> file name
+    std::map<std::string, Compile> m_compiles;      // open compiles by id
+    std::map<std::string, std::vector<Phase>> m_open;  // chromium B without E, by compile id + name
+    std::optional<std::int64_t> m_chromiumOffsetNs{};  // glog clock - chromium clock, from the first event
+    std::int64_t m_records = 0;
+};
+
+}  // namespace cs::ingest::torch

@@ -1,0 +1,85 @@
+// JAX log import from public samples (tests/data/jax/README.md): jax_explain_cache_misses blocks
+// (never seen function, different input types, different tracing context), persistent compilation
+// cache hit / miss / write lines related by key although printed out of time order, and
+// jax_log_compiles durations.
+#include "imported_trace.h"
+
+namespace {
+std::unique_ptr<cs::test::ImportedTrace> importText(const std::string& content) {
+    return cs::test::importContent("jax.log", content, "jax-log");
+}
+
+std::string data(const std::string& name) { return cs::test::readFile(cs::test::sourceDir() + "/tests/data/jax/" + name); }
+
+std::string componentsOf(int lookup) {
+    return "SELECT group_concat(n.str || '=' || v.str, ';') FROM key_components k JOIN strings n ON n.id=k.name_sid JOIN "
+           "strings v ON v.id=k.value_sid WHERE k.lookup_id=" + std::to_string(lookup);
+}
+std::string spanArgs(const std::string& prefix) {
+    return "SELECT group_concat(a.value, '|') FROM span_args a JOIN strings k ON k.id=a.key_sid WHERE k.str LIKE '" + prefix + "%'";
+}
+}  // namespace
+
+// jax-ml/jax PR #27980: two blocks behind pytest's own prefix.
+TEST(JaxLogImport, ExplainCacheMissBlocks) {
+    auto im = importText(data("explain_cache_misses_pr27980.log"));
+    EXPECT_EQ(im->count("SELECT count(*) FROM cache_lookups WHERE verdict=2"), 2);
+    EXPECT_EQ(im->text(componentsOf(1)), "function id=f id=5904421952");
+    EXPECT_EQ(im->text(componentsOf(2)), "type of x=f32[8];tracing context [6]=raise");
+    EXPECT_EQ(im->text("SELECT s.str FROM cache_lookups l JOIN strings s ON s.id=l.program_sid WHERE l.id=2"),
+              "f (/Users/necula/Source/jax/tests/api_test.py:4662)");
+    EXPECT_EQ(im->text("SELECT s.str FROM cache_lookups l JOIN strings s ON s.id=l.handle_sid WHERE l.id=1"),
+              "/Users/necula/Source/jax/tests/api_test.py:4488:8 (APITest.test_cache_miss_explanations_first_miss)");
+    EXPECT_EQ(im->text(spanArgs("reason")),
+              "never seen function|different input types|different input types: x now f32[8] and before f32[4]|"
+              "different tracing context|different tracing context: [6] now raise and before warn");
+    // Times from the logging prefix: 17:56:45,045 and 17:56:45,098.
+    EXPECT_EQ(im->count("SELECT max(ts_ns) - min(ts_ns) FROM cache_lookups"), 53000000);
+}
+
+// jax-ml/jax#22281: a block with no prefix after DEBUG lines; a persistent hit without a key.
+TEST(JaxLogImport, NeverSeenFunctionRedefinedOnTheSameLine) {
+    auto im = importText(data("explain_never_seen_issue22281.log"));
+    EXPECT_EQ(im->count("SELECT count(*) FROM cache_lookups"), 2);
+    EXPECT_EQ(im->count("SELECT count(*) FROM cache_lookups l JOIN strings c ON c.id=l.cache_sid WHERE "
+                        "c.str='jax persistent compilation cache' AND l.verdict=1"),
+              1);
+    EXPECT_NE(im->text(spanArgs("reason")).find("seen another function defined on the same line"), std::string::npos);
+    EXPECT_EQ(im->text(componentsOf(2)), "function id=broadcast_in_dim id=140717638216544");
+}
+
+// jax-ml/jax PR #22556, "example log lines (not in chronological order)": the write, the miss and the
+// hit of jit_matrix_multiply's key are related by key, and listed in time order.
+TEST(JaxLogImport, PersistentCacheKeyRelatedAcrossOutOfOrderLines) {
+    auto im = importText(data("persistent_cache_pr22556.log"));
+    EXPECT_EQ(im->count("SELECT count(*) FROM cache_lookups"), 3);
+    EXPECT_EQ(im->count("SELECT count(*) FROM spans s JOIN span_args a ON a.span_id=s.id WHERE a.value='persistent_cache_write'"), 1);
+    auto explain = im->cli("explain");
+    EXPECT_NE(explain.find("jax persistent compilation cache key "
+                           "jit_matrix_multiply-fa478e4ead6882a4c14cc1366d30f8efc783165c9cb16536e025357428373990: write, "
+                           "hit lookup #3, miss lookup #2"),
+              std::string::npos)
+        << explain;
+    // The hit was not compiled in this trace (it came from the persistent cache), so no hit is
+    // related to a miss of this trace; in time order the miss follows the hit, which the replay reports.
+    EXPECT_EQ(explain.find("hit(s) with the key of miss"), std::string::npos) << explain;
+    EXPECT_NE(explain.find("disagreement: lookup #2"), std::string::npos) << explain;
+    // Written and read back: not reported as an unread write.
+    EXPECT_EQ(im->cli("findings").find("never read"), std::string::npos);
+}
+
+// The same sample's write alone: an entry written that no run in the trace read.
+TEST(JaxLogImport, PersistentWriteNeverRead) {
+    auto all = data("persistent_cache_pr22556.log");
+    auto im = importText(all.substr(0, all.find('\n') + 1));
+    auto findings = im->cli("findings");
+    EXPECT_NE(findings.find("jit_matrix_multiply: persistent-cache entry written, never read"), std::string::npos) << findings;
+}
+
+// jax-ml/jax PR #8931: jax_log_compiles durations become spans that end at the line.
+TEST(JaxLogImport, LogCompilesDurations) {
+    auto im = importText(data("log_compiles_pr8931.log"));
+    EXPECT_EQ(im->count("SELECT dur_ns FROM spans WHERE category=8"), 2244359255);
+    EXPECT_EQ(im->count("SELECT dur_ns FROM spans WHERE category=1"), 1267568827);  // 1.267568826675415 s, rounded to the ns
+    EXPECT_EQ(im->text("SELECT s.str FROM spans p JOIN strings s ON s.id=p.name_sid WHERE p.category=1"), "XLA compile f");
+}
