@@ -193,7 +193,11 @@ TEST(TimelineData, DemoTraceBecomesLanesAndMarks) {
     std::uint32_t misses = 0;
     for (const auto& m : marks) misses += m.flagged;
     EXPECT_EQ(misses, static_cast<std::uint32_t>(demo::kMisses));
-    EXPECT_EQ(d.str(d.lanes[1].spans.spanAt(0, 1 * demo::kS)->name), "warp.sim");
+    // A module load is labelled with its identity and outcome, and coloured as a compile.
+    const auto load = d.lanes[1].spans.spanAt(0, 1 * demo::kS);
+    ASSERT_TRUE(load.has_value());
+    EXPECT_EQ(d.str(load->name), "warp.sim aaaaaaa (compiled)");
+    EXPECT_EQ(load->category, CS_CAT_COMPILE);
 }
 
 TEST(TimelineData, CancelStopsTheLoad) {
