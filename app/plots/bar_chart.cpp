@@ -95,7 +95,9 @@ void BarChart::setStackedBars(const QStringList& labels, const QVector<Series>& 
         bars->setWidth(0.7);
         bars->setBrush(s.color);
         bars->setPen(s.color.darker(130));
-        for (int i = 0; i < labels.size(); ++i) bars->addData(i, s.values.value(i));
+        // No zero-height parts: their outline would draw a line on top of the bar below.
+        for (int i = 0; i < labels.size(); ++i)
+            if (s.values.value(i) > 0) bars->addData(i, s.values.value(i));
         if (below) bars->moveAbove(below);
         below = bars;
     }
