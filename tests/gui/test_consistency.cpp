@@ -21,6 +21,7 @@
 
 #include <compilescope/trace_constants.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -189,11 +190,20 @@ std::vector<Case> traces(const test::TempDir& dir) {
     c.push_back({"Julia printout", import(dir, {demoSource("julia-enzyme.txt")}, "julia.cstrace")});
     c.push_back({"recorded + imported", import(dir, {dir.file("gui-demo.cstrace"), demoSource("warp-verbose.log")}, "merged.cstrace")});
     c.push_back({"counters only", countersOnly(dir)});
-    // The importers' own test inputs, shaped as the tools print them.
-    for (const char* f : {"julia/printed_trees.txt", "julia/printed_orphans.txt", "julia/raw_1_12_logedges_truncated.txt",
-                          "julia/raw_worlds_48954.txt", "julia/timing_mixed.txt", "julia/enzyme_collector.txt",
-                          "warp/diagnosis/identity_churn/run.log", "warp/diagnosis/cache_not_reused/1-cold.log",
-                          "warp/diagnosis/block_dim_variants/run.log"}) {
+    // The importers' own test inputs, shaped as the tools print them: every file of these folders.
+    std::vector<std::string> inputs = {"warp/diagnosis/identity_churn/run.log", "warp/diagnosis/cache_not_reused/1-cold.log",
+                                       "warp/diagnosis/block_dim_variants/run.log"};
+    for (const char* folder : {"julia", "warp/real", "torch", "jax"}) {
+        std::vector<std::string> files;
+        for (const auto& e : std::filesystem::directory_iterator(dataFile(folder))) {
+            const std::string name = e.path().filename().string();
+            if (e.is_regular_file() && !name.ends_with(".md") && !name.ends_with(".expected.txt"))
+                files.push_back(std::string(folder) + "/" + name);
+        }
+        std::sort(files.begin(), files.end());
+        inputs.insert(inputs.end(), files.begin(), files.end());
+    }
+    for (const std::string& f : inputs) {
         std::string out = f;
         for (char& ch : out)
             if (ch == '/') ch = '-';

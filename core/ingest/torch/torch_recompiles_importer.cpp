@@ -55,7 +55,13 @@ public:
 
     void line(const std::string& raw, std::int64_t lineNo) {
         auto prefix = splitLogPrefix(raw);
-        std::int64_t ts = prefix.tsNs.value_or(m_ctx.baseNs + lineNo * 1000000);
+        // A line without a glog prefix (a pasted traceback, a blank line) happened at the last stamped
+        // line; only a file with no stamps at all counts time in lines (1 ms each).
+        std::int64_t ts = prefix.tsNs ? *prefix.tsNs : m_lastStamped >= 0 ? m_lastStamped : m_ctx.baseNs + lineNo * 1000000;
+        if (prefix.tsNs) {
+            m_lastStamped = *prefix.tsNs;
+            if (m_firstStamped < 0 || *prefix.tsNs < m_firstStamped) m_firstStamped = *prefix.tsNs;
+        }
         auto msg = prefix.message;
         CompileId id;
         bool hasId = takeCompileId(msg, id);
@@ -167,6 +173,7 @@ private:
     std::int64_t m_other = 0, m_malformed = 0;
     std::string m_firstOther;
     std::int64_t m_firstTs = -1, m_lastTs = 0;
+    std::int64_t m_firstStamped = -1, m_lastStamped = -1;  // over lines with a glog time stamp
 };
 
 // "5/2" -> (5, 2, 0); "#3" -> (0, 3, 0); anything else last.
@@ -181,7 +188,18 @@ std::tuple<std::int64_t, std::int64_t, std::int64_t> entryOrder(const std::strin
 ImportSummary Reader::finish() {
     ImportSummary s;
     auto& w = m_ctx.writer;
-    // Times relative to the earliest line (glog prints no year; one clock per session).
+    // Times relative to the earliest line (glog prints no year; one clock per session). In a file
+    // with stamps, unstamped lines before the first stamp are taken to be at it.
+    if (m_firstStamped >= 0) {
+        auto atLeast = [&](std::int64_t& t) { t = std::max(t, m_firstStamped); };
+        for (auto& fn : m_functions)
+            for (auto& e : fn.entries)
+                if (e.logged) atLeast(e.tsNs);
+        for (auto& b : m_blocks) atLeast(b.tsNs);
+        for (auto& l : m_limits) atLeast(l.tsNs);
+        m_firstTs = m_firstStamped;
+        m_lastTs = std::max(m_lastTs, m_firstStamped);
+    }
     const std::int64_t shift = m_firstTs < 0 ? 0 : util::satSub(m_ctx.baseNs, m_firstTs);
     for (auto& fn : m_functions)
         for (auto& e : fn.entries)
