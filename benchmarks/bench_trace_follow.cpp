@@ -11,6 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -28,7 +29,9 @@ constexpr std::int64_t kRowsPerCommit = 10'000;
 
 void writeWithOptionalFollower(benchmark::State& state, bool follow) {
     const std::string path = tmpPath(follow ? "bench-follow-w.cstrace" : "bench-alone-w.cstrace");
-    const std::string mirror = tmpPath("bench-follow-mirror.cstrace");
+    // BENCH_MIRROR_DIR=/dev/shm puts the mirror in memory, to tell disk contention from CPU contention.
+    const char* mirrorDir = std::getenv("BENCH_MIRROR_DIR");
+    const std::string mirror = mirrorDir ? std::string(mirrorDir) + "/bench-follow-mirror.cstrace" : tmpPath("bench-follow-mirror.cstrace");
     std::int64_t copied = 0;
     for (auto _ : state) {
         removeTrace(path);
