@@ -19,5 +19,7 @@ fi
 mkdir -p "$out"
 # A fixed screen and settings directory, so the pictures do not depend on the user's session.
 export XDG_CONFIG_HOME="$(mktemp -d)"
-xvfb-run -a -s "-screen 0 1400x900x24" "$gui" --screenshot-dir "$out" "${traces[@]}"
+# SCREENSHOT_SIZE=1000x700 (or 1600x1000) looks at the views as a user with that window would.
+size="${SCREENSHOT_SIZE:-1280x800}"
+xvfb-run -a -s "-screen 0 1700x1100x24" "$gui" --window-size "$size" --screenshot-dir "$out" "${traces[@]}"
 ls -1 "$out"/*.png

@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <cstdio>
+
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("CompileScope"));
@@ -17,9 +19,23 @@ int main(int argc, char** argv) {
     QCommandLineOption shots(QStringLiteral("screenshot-dir"),
                              QStringLiteral("Load the traces, save one PNG per view into DIR, and quit."), QStringLiteral("DIR"));
     parser.addOption(shots);
+    QCommandLineOption size(QStringLiteral("window-size"),
+                            QStringLiteral("Initial window size, e.g. 1000x700 (screenshots at a given width)."), QStringLiteral("WxH"));
+    parser.addOption(size);
     parser.process(app);
 
     cs::gui::MainWindow window;
+    if (parser.isSet(size)) {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        const int w = wh.value(0).toInt(&okW), h = wh.value(1).toInt(&okH);
+        if (wh.size() != 2 || !okW || !okH || w < 200 || h < 200 || w > 10000 || h > 10000) {
+            std::fprintf(stderr, "compilescope-gui: --window-size wants WxH between 200x200 and 10000x10000, got '%s'\n",
+                         qPrintable(parser.value(size)));
+            return 2;
+        }
+        window.resize(w, h);
+    }
     window.show();
     window.openTraces(parser.positionalArguments());
     if (parser.isSet(shots)) window.takeScreenshots(parser.value(shots), [] { QApplication::quit(); });

@@ -35,6 +35,14 @@ struct Finding {
     std::optional<std::int64_t> startNs, endNs;  // timeline range the GUI jumps to
 };
 
+// A finding of `kind` and `severity`, the rest to fill in.
+inline Finding makeFinding(const char* kind, Severity severity) {
+    Finding f;
+    f.kind = kind;
+    f.severity = severity;
+    return f;
+}
+
 // Evidence in the user's words: "cache lookup 13: step 2: shape of arg 2 ...", never a table name.
 std::string evidenceText(const Evidence& e);
 // The thing a row is: "cache lookup 13", "module load 4", "span 9" ("" for a whole-table fact).

@@ -14,7 +14,6 @@ bool informational(const std::string& name) { return name == "recovered_after_ex
 
 bool eventLoss(const std::string& name) { return name.rfind("dropped_", 0) == 0 || name == "lost_at_exit" || name == "discarded_bytes"; }
 
-std::string thousands(std::int64_t n) { return util::formatCount(n); }
 
 struct Meaning {
     std::string mechanism, fix;
@@ -47,11 +46,11 @@ Meaning meaningOf(const Loss& l) {
                 "announced (a cut, interleaved or edited payload), so their payloads were not used (first: " + l.detail + ").",
                 "Collect the TORCH_TRACE directory again, one file per rank, without concatenating or editing the logs."};
     if (l.name == "unrecognised_line")
-        return {"The file was read with a forced importer (--format " + l.source + ") and " + thousands(l.count) +
+        return {"The file was read with a forced importer (--format " + l.source + ") and " + util::formatCount(l.count) +
                     " of its lines are not that format, so nothing was taken from them (first: " + l.detail + ").",
                 "Check the file is the tool's output; import it without --format to let its content choose the "
                 "importer (`compilescope import --list-formats`)."};
-    return {"The " + l.source + " stage skipped " + thousands(l.count) + " item(s) (" + l.name + ")" +
+    return {"The " + l.source + " stage skipped " + util::formatCount(l.count) + " item(s) (" + l.name + ")" +
                 (l.detail.empty() ? "." : "; first example: " + l.detail + "."),
             "See the stats table (`compilescope info`) for the first example; the rest of the trace is unaffected."};
 }
@@ -59,15 +58,15 @@ Meaning meaningOf(const Loss& l) {
 
 std::string TraceLosses::headline() const {
     std::string out;
-    if (droppedEvents) out = thousands(droppedEvents) + " recorded events never reached the trace";
-    if (unreadInput) out += (out.empty() ? "" : "; ") + thousands(unreadInput) + " input items could not be read";
+    if (droppedEvents) out = util::formatCount(droppedEvents) + " recorded events never reached the trace";
+    if (unreadInput) out += (out.empty() ? "" : "; ") + util::formatCount(unreadInput) + " input items could not be read";
     return out.empty() ? out : out + ": the figures below miss them";
 }
 
 std::string TraceLosses::bannerText() const {
     std::string out = headline();
     if (problemRows > 0)
-        out += (out.empty() ? "" : "; ") + thousands(problemRows) +
+        out += (out.empty() ? "" : "; ") + util::formatCount(problemRows) +
                " rows break the trace format and are left out of every figure (" + firstProblem +
                (out.empty() ? "; `compilescope info` lists them)" : ")");
     return out;
@@ -95,7 +94,7 @@ std::vector<Finding> lossFindings(const TraceLosses& losses) {
         Finding f;
         f.kind = l.events ? "trace.events_lost" : "trace.input_unread";
         f.severity = l.events ? Severity::Error : Severity::Warning;
-        f.title = thousands(l.count) + (l.events ? " recorded events lost (" : " input items not read (") + l.name + ", " +
+        f.title = util::formatCount(l.count) + (l.events ? " recorded events lost (" : " input items not read (") + l.name + ", " +
                   l.source + ")";
         Meaning m = meaningOf(l);
         f.mechanism = m.mechanism + " Every figure of this trace is computed without them.";

@@ -15,13 +15,6 @@ namespace cs::engine {
 
 namespace {
 
-Finding newFinding(const char* kind, Severity severity) {
-    Finding f;
-    f.kind = kind;
-    f.severity = severity;
-    return f;
-}
-
 Evidence lookupEvidence(const CacheFacts& facts, size_t i, std::string note) {
     return {"cache_lookups", facts.lookups[i].id, std::move(note)};
 }
@@ -115,7 +108,7 @@ void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     const auto& facts = a.facts;
     const auto& acc = a.acceptance;
     if (acc.counts.misses + acc.counts.loads != acc.counts.entries) {
-        Finding f = newFinding("cache.compiled_twice", Severity::Warning);
+        Finding f = makeFinding("cache.compiled_twice", Severity::Warning);
         f.title = std::to_string(acc.counts.misses + acc.counts.loads - acc.counts.entries) + " program(s) compiled twice (misses " +
                   std::to_string(acc.counts.misses) + " != entries " + std::to_string(acc.counts.entries) + ")";
         f.mechanism = "The cache_stats() counters are both cumulative, so a miss that is not also a new entry is a program "
@@ -135,7 +128,7 @@ void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
         out.push_back(std::move(f));
     }
     if (acc.expected && acc.counts.misses != *acc.expected) {
-        Finding f = newFinding("cache.unexpected_program_count", Severity::Warning);
+        Finding f = makeFinding("cache.unexpected_program_count", Severity::Warning);
         f.title = "compiled " + std::to_string(acc.counts.misses) + " programs, expected " + std::to_string(*acc.expected);
         f.mechanism = "The expected program count for this run (" + acc.derived.basis +
                       "): a compile beyond it is a recompile the run did not need, one short of it a program "
@@ -157,7 +150,7 @@ void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
 void agreementFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     const auto& facts = a.facts;
     if (!a.replay.disagreements.empty()) {
-        Finding f = newFinding("cache.verdict_disagreement", Severity::Error);
+        Finding f = makeFinding("cache.verdict_disagreement", Severity::Error);
         f.title = "the replay disagrees with the runtime on " + std::to_string(a.replay.disagreements.size()) +
                   " lookup(s)";
         f.mechanism = "Replaying the recorded keys gives a different hit/miss than the runtime reported. A runtime "
@@ -174,7 +167,7 @@ void agreementFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     for (const auto& c : a.replay.counterChecks) {
         if (c.agrees) continue;
         const auto& snap = facts.counters[c.snapshot];
-        Finding f = newFinding("cache.counters_mismatch", Severity::Error);
+        Finding f = makeFinding("cache.counters_mismatch", Severity::Error);
         f.title = "cache_stats() disagrees with the replay: " + c.detail;
         f.mechanism = "The runtime's cumulative counters do not match the lookups the trace recorded up to that "
                       "moment: lookups were lost, or counted without being recorded.";
@@ -189,7 +182,7 @@ void agreementFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
 void poisoningFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     const auto& facts = a.facts;
     for (const auto& ev : a.replay.poisonEvents) {
-        Finding f = newFinding("cache.entries_poisoned", Severity::Info);
+        Finding f = makeFinding("cache.entries_poisoned", Severity::Info);
         f.title = ev.message;
         f.mechanism = "The closure guard re-resolved each entry's dependency closure at the entry point and "
                       "poisoned the entries whose methods moved. Informational: on a freshly built handle it is "
@@ -203,7 +196,7 @@ void poisoningFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
         out.push_back(std::move(f));
     }
     for (const auto& s : a.replay.staleHandles) {
-        Finding f = newFinding("cache.stale_handle", Severity::Warning);
+        Finding f = makeFinding("cache.stale_handle", Severity::Warning);
         std::string methods;
         for (const auto& m : s.methods) methods += (methods.empty() ? "" : ", ") + m;
         f.title = "handle " + facts.str(s.handle) + ": " + kStaleHandleLine + " (" + methods + ")";
@@ -221,7 +214,7 @@ void poisoningFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
 void holeFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     const auto& facts = a.facts;
     for (const auto& h : a.holes.staleProgram) {
-        Finding f = newFinding("cache.hole_stale_program", Severity::Error);
+        Finding f = makeFinding("cache.hole_stale_program", Severity::Error);
         std::string fps;
         for (const auto& fp : h.fingerprints) fps += (fps.empty() ? "" : ", ") + fp;
         f.title = h.program + ": one key, " + std::to_string(h.fingerprints.size()) + " different graphs (" + fps + ")";
@@ -236,7 +229,7 @@ void holeFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
         out.push_back(std::move(f));
     }
     for (const auto& h : a.holes.needlessRecompile) {
-        Finding f = newFinding("cache.hole_needless_recompile", Severity::Warning);
+        Finding f = makeFinding("cache.hole_needless_recompile", Severity::Warning);
         std::string names;
         for (const auto& c : h.changes) names += (names.empty() ? "" : ", ") + c.name;
         f.title = h.program + ": graph " + h.fingerprint + " compiled under " + std::to_string(h.misses.size()) +

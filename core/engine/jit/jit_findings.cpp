@@ -22,13 +22,6 @@
 namespace cs::engine::jit {
 
 namespace {
-Finding make(const char* kind, Severity s) {
-    Finding f;
-    f.kind = kind;
-    f.severity = s;
-    return f;
-}
-
 // PyTorch's reasons span lines ("...flex_attention. \n Function module: ..."): one line for a title.
 std::string oneLine(const std::string& s) {
     std::string out;
@@ -105,7 +98,7 @@ void churnFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
             for (size_t i = 1; steps && i < n.size(); ++i) steps = n[i] == n[i - 1] + 1;
             Finding f;
             if (steps) {
-                f = make("jit.int_specialisation_churn", Severity::Warning);
+                f = makeFinding("jit.int_specialisation_churn", Severity::Warning);
                 f.title = program + ": a compile per value of " + facts.str(name) + " (" + list + ")";
                 f.mechanism = "A guard compares " + facts.str(name) + " with a constant, and the value goes up by one each "
                               "call (a step or loop counter). The compiler specialised on the integer, so every new value "
@@ -114,7 +107,7 @@ void churnFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
                         "torch.compile(dynamic=True) (torch._dynamo.config.specialize_int=False on old releases) so it "
                         "becomes symbolic; in JAX, drop it from static_argnums / static_argnames so it is traced.";
             } else if (s.role == CS_ROLE_SHAPE) {
-                f = make("jit.shape_churn", Severity::Warning);
+                f = makeFinding("jit.shape_churn", Severity::Warning);
                 f.title = program + ": " + std::to_string(distinct.size()) + " compiles for " + facts.str(name) + " (" + list + ")";
                 f.mechanism = "The input's shape is part of the compiled key, and it took " + std::to_string(distinct.size()) +
                               " values: each new shape compiled the program again.";
@@ -145,7 +138,7 @@ void globalStateFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
                 byProgram[{l.sessionId, l.program}].push_back(i);
     }
     for (const auto& [where, rows] : byProgram) {
-        auto f = make("jit.global_state_guard", Severity::Warning);
+        auto f = makeFinding("jit.global_state_guard", Severity::Warning);
         f.title = facts.str(where.second) + ": " + std::to_string(rows.size()) + " recompile(s) after a global state change";
         f.mechanism = "Dynamo guards on torch's global state (grad mode, inference mode, autocast, deterministic "
                       "algorithms, default dtype); the call ran under a different state than the compile, so "
@@ -162,7 +155,7 @@ void eventFindings(const JitReport& r, std::vector<Finding>& out) {
     std::map<std::pair<std::string, std::string>, std::vector<const JitEvent*>> bypasses;  // (cache, reason)
     for (const auto& e : r.events) {
         if (e.kind == "recompile_limit") {
-            auto f = make("jit.recompile_limit_hit", Severity::Error);
+            auto f = makeFinding("jit.recompile_limit_hit", Severity::Error);
             f.title = "torch._dynamo hit config." + e.arg("limit") + " (" + e.arg("limit_value") + ") for '" + e.arg("function") + "'";
             f.mechanism = "Dynamo compiled this frame as many times as the limit allows and stopped: from now on the frame "
                           "runs without compiling (or raises, with fullgraph=True). Last reason: " +
@@ -177,7 +170,7 @@ void eventFindings(const JitReport& r, std::vector<Finding>& out) {
         } else if (e.kind == "cache_bypass") {
             bypasses[{e.arg("cache"), e.arg("reason")}].push_back(&e);
         } else if (e.kind == "compile_incomplete") {
-            auto f = make("jit.compile_incomplete", Severity::Info);
+            auto f = makeFinding("jit.compile_incomplete", Severity::Info);
             f.title = "compile " + e.arg("compile_id") + " of " + e.name + " did not finish in the log";
             f.mechanism = "The log ends (or was cut) inside this compile: no compilation_metrics record closed it. It is "
                           "counted up to the last record, and is neither a success nor a failure.";
@@ -189,7 +182,7 @@ void eventFindings(const JitReport& r, std::vector<Finding>& out) {
         }
     }
     for (const auto& [what, events] : bypasses) {
-        auto f = make("jit.cache_bypass", Severity::Warning);
+        auto f = makeFinding("jit.cache_bypass", Severity::Warning);
         f.title = what.first + " bypassed " + std::to_string(events.size()) + " time(s): " + oneLine(what.second);
         f.mechanism = "The cache refused to store or look up the graph, so it was compiled in full each time and will be "
                       "again on the next run. Reason logged by PyTorch: " + oneLine(what.second);
@@ -210,7 +203,7 @@ void unreadWrites(const JitReport& r, const CacheAnalysis* cache, std::vector<Fi
         bool read = false;
         for (auto i : h.lookups) read = read || (cache && cache->facts.lookups[i].verdict == CS_VERDICT_HIT);
         if (read) continue;
-        auto f = make("jit.persistent_write_never_read", Severity::Info);
+        auto f = makeFinding("jit.persistent_write_never_read", Severity::Info);
         f.title = h.program + ": persistent-cache entry written, never read (key " + h.key + ")";
         f.mechanism = "The compiled program was written to the persistent compilation cache, but no run in this trace "
                       "looked it up with a hit; the write cost time and disk for nothing so far.";
