@@ -8,7 +8,6 @@
 
 #include "core/ingest/import_files.h"
 
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -121,8 +120,8 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             file = importForeign(file, docId);
         // The one analysis of the trace (core/engine/trace_analysis.h), over the summary just
         // published: every view renders it, nothing is computed twice.
-        auto analyse = [&](const trace::TraceReader& reader, int from, int to) {
-            auto trace = engine::analyseTrace(reader, *lastSummary, {}, stageControl(from, to));
+        auto analyse = [&](const trace::TraceReader& reader, const SummaryPtr& summary, int from, int to) {
+            auto trace = engine::analyseTrace(reader, *summary, {}, stageControl(from, to));
             auto analyses = std::make_shared<Analyses>();
             analyses->trace = trace;
             analyses->cache = trace->cache;
@@ -139,56 +138,16 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             // analysis read the mirror, so findings appear while the job runs.
             const std::string mirror =
                 m_imports->filePath(QStringLiteral("live-%1.cstrace").arg(docId)).toStdString();
-            trace::yieldToRecorder();  // this worker thread: the recorder comes first
-            trace::TraceFollower follower(file, mirror);
-            QElapsedTimer since, sinceAnalysis;
-            since.start();
-            qint64 analysisMs = 0;
-            // New rows are shown at every refresh; the whole analysis (the findings) runs at most
-            // every second, and never more than half the time, so a slow analysis of a big recording
-            // never delays the rows themselves.
-            auto refresh = [&](int generation) {
-                QElapsedTimer took;
-                took.start();
-                const trace::TraceFollower::PollResult polled = follower.poll();
-                reader = trace::TraceReader::open(mirror);
-                snapshot(*reader, generation ? 80 : 0, 80);
-                emit liveRefreshed(docId, LiveRefresh{generation, polled.appendedRowsRead, polled.smallTableRowsRead,
-                                                      follower.totalAppendedRowsRead(), since.elapsed()});
-                const qint64 snapshotMs = took.elapsed();
-                if (generation == 0 || sinceAnalysis.elapsed() >= std::max<qint64>(1000, 2 * analysisMs)) {
-                    QElapsedTimer a;
-                    a.start();
-                    analyse(*reader, 80, 80);
-                    analysisMs = a.elapsed();
-                    sinceAnalysis.start();
-                }
-                return snapshotMs;
-            };
-            emit liveChanged(docId, true);
-            qint64 lastMs = refresh(0);
-            int generation = 0;
-            while (!cancel->load() && isLiveRecording(file)) {
-                // Never busier than reading half the time: a big trace is refreshed less often.
-                const qint64 pause = std::max<qint64>(m_liveRefreshMs, lastMs);
-                for (qint64 waited = 0; waited < pause && !cancel->load(); waited += 20) QThread::msleep(20);
-                if (cancel->load()) throw engine::LoadCancelled();
-                try {
-                    emit progress(docId, 80, QStringLiteral("live: refresh %1").arg(generation + 1));
-                    lastMs = refresh(++generation);
-                } catch (const trace::TraceError&) {
-                    // The recording is mid-checkpoint or being finalized: the next refresh will see it.
-                }
-            }
-            reader = trace::TraceReader::open(file);  // the finished trace, indexes and all
+            followLive(docId, file, mirror, *cancel, snapshot, analyse, lastSummary);
+            trace::TraceFollower::removeMirror(mirror);  // a copy of the whole recording: not kept
+            reader = trace::TraceReader::open(file);     // the finished trace, indexes and all
             snapshot(*reader, 80, 80);
             emit liveChanged(docId, false);
-            std::filesystem::remove(mirror, ec);  // a copy of the whole recording: not kept
         } else {
             reader = trace::TraceReader::open(file);
             snapshot(*reader, 0, 80);
         }
-        analyse(*reader, 80, 100);
+        analyse(*reader, lastSummary, 80, 100);
         emit progress(docId, 100, QStringLiteral("done"));
     } catch (const engine::LoadCancelled&) {
         // finished(docId, true) tells the window; nothing half-built was published.

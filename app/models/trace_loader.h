@@ -28,12 +28,17 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 
 class QThread;
 class QTemporaryDir;
+
+namespace cs::trace {
+class TraceReader;
+}
 
 namespace cs::gui {
 
@@ -84,6 +89,14 @@ private:
         std::shared_ptr<std::atomic<bool>> cancel;
     };
     void run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel);
+
+    // Follows a live recording through `mirror` until the recorder finishes (or `cancel`, then
+    // LoadCancelled): every refresh publishes a snapshot; the analysis runs on its own thread over the
+    // snapshot it was given (trace_loader_live.cpp). Returns when the last analysis has been published.
+    using SnapshotFn = std::function<void(const trace::TraceReader&, int from, int to)>;
+    using AnalyseFn = std::function<void(const trace::TraceReader&, const SummaryPtr&, int from, int to)>;
+    void followLive(int docId, const std::string& file, const std::string& mirror, const std::atomic<bool>& cancel,
+                    const SnapshotFn& snapshot, const AnalyseFn& analyse, const SummaryPtr& lastSummary);
 
     // Imports a foreign file into the loader's temporary directory; returns the trace's path.
     std::string importForeign(const std::string& file, int docId);

@@ -44,10 +44,10 @@ struct TraceFollower::Table {
     std::int64_t watermark = 0;  // highest rowid copied
 };
 
-void yieldToRecorder() {
+void yieldToRecorder(int nice) {
 #ifdef __linux__
     // On Linux, PRIO_PROCESS with a thread id sets that thread's nice value alone.
-    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), nice);
 #endif
 }
 
@@ -72,10 +72,13 @@ TraceFollower::TraceFollower(const std::string& recording, const std::string& mi
 
 TraceFollower::~TraceFollower() { sqlite3_close_v2(m_mirror); }
 
-void TraceFollower::createMirror() {
+void TraceFollower::removeMirror(const std::string& mirrorPath) {
     std::error_code ec;
-    std::filesystem::remove(m_mirrorPath, ec);
-    std::filesystem::remove(m_mirrorPath + "-journal", ec);
+    for (const char* suffix : {"", "-journal", "-wal", "-shm"}) std::filesystem::remove(mirrorPath + suffix, ec);
+}
+
+void TraceFollower::createMirror() {
+    removeMirror(m_mirrorPath);
     if (sqlite3_open_v2(m_mirrorPath.c_str(), &m_mirror, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         nullptr) != SQLITE_OK)
         throw TraceError(TraceErrorKind::Write, m_mirrorPath,
@@ -84,8 +87,9 @@ void TraceFollower::createMirror() {
         execSql(m_mirror, "PRAGMA page_size=16384");
         execSql(m_mirror, "PRAGMA application_id=" + std::to_string(applicationId()));
         execSql(m_mirror, "PRAGMA user_version=" + std::to_string(formatVersion()));
-        // A private scratch copy: a crash loses nothing that the recording does not still hold.
-        execSql(m_mirror, "PRAGMA journal_mode=MEMORY");
+        // A private scratch copy: a crash loses nothing that the recording does not still hold. WAL, so
+        // that a reader (the live analysis, on its own thread) keeps one snapshot while polls go on.
+        execSql(m_mirror, "PRAGMA journal_mode=WAL");
         execSql(m_mirror, "PRAGMA synchronous=OFF");
         execSql(m_mirror, "BEGIN");
         for (const TableDef& t : schemaTables()) execSql(m_mirror, createTableSql(t));

@@ -9,7 +9,8 @@
 // the recorder's checkpoints are never held back for long), referrers first (a copied row's strings
 // and tracks were committed before it, so they are still found), on a connection opened for that
 // poll and closed after it (an idle open connection would stop the recorder from finalizing).
-// Views then read the mirror, which nobody else writes.
+// Views then read the mirror, which nobody else writes; it is in WAL mode, so a reader on another
+// thread (the live analysis) keeps its snapshot while the next polls are written.
 //
 // Appended tables are read from their watermark. Four small tables are changed in place by the
 // writer (sessions: end and exit status; tracks: renamed threads; stats: counts that grow; meta:
@@ -30,8 +31,9 @@ struct sqlite3;
 namespace cs::trace {
 
 // Lowers the calling thread's CPU priority (Linux: the thread's nice value, +10): a viewer following
-// a recording must take CPU from the recorder only when the recorder leaves it idle.
-void yieldToRecorder();
+// a recording must take CPU from the recorder only when the recorder leaves it idle. `nice` 19 is
+// for work that may wait for everything else (the live analysis, behind the rows of each refresh).
+void yieldToRecorder(int nice = 10);
 
 class TraceFollower {
 public:
@@ -55,6 +57,9 @@ public:
     // the recording and one write transaction on the mirror. Throws TraceError when the recording cannot
     // be read (a poll that fails copies nothing; the next one starts from the same watermarks).
     PollResult poll();
+
+    // Removes a mirror and its WAL files (the mirror is in WAL mode; see createMirror).
+    static void removeMirror(const std::string& mirrorPath);
 
     const std::string& recording() const { return m_recording; }
     const std::string& mirrorPath() const { return m_mirrorPath; }
