@@ -64,6 +64,18 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_invalidations, QStringLiteral("Invalidations"));
     m_tabs->addTab(m_search, QStringLiteral("Search"));
     setCentralWidget(m_tabs);
+    // The details pane reads the trace a timeline source was drawn from: the analysed file (an
+    // import's temporary trace, a live recording's mirror) once known, else the file opened.
+    m_timeline->setTracePath([this](int source) {
+        for (int i = 0; i < static_cast<int>(m_docs.size()); ++i)
+            if (timelineSourceOf(i) == source) {
+                const TraceDocument& d = m_docs[static_cast<std::size_t>(i)];
+                if (d.analyses && d.analyses->trace && !d.analyses->trace->path.empty())
+                    return QString::fromStdString(d.analyses->trace->path);
+                return d.path;
+            }
+        return QString();
+    });
 
     auto* bar = addToolBar(QStringLiteral("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));

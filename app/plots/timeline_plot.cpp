@@ -11,8 +11,9 @@
 #include <QFile>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QHBoxLayout>
+#include <QScrollBar>
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -63,6 +64,8 @@ public:
     mutable std::vector<Cache> caches;  // one per TimelinePlot::Row
     mutable std::vector<std::vector<engine::MarkItem>> steps;  // per source, visible steps
     mutable std::size_t drawn = 0;
+    mutable std::uint32_t categories = 0;  // bit c: category c was drawn by the last paint
+    mutable bool marks = false;             // cache-lookup marks were drawn
 
     // Items of row `r` covering [t0, t1) at `bucket`, fetched anew only when the window leaves the cache.
     const Cache& fetch(std::size_t r, std::int64_t t0, std::int64_t t1, std::int64_t bucket) const {
@@ -102,10 +105,27 @@ private:
     TimelinePlot* m_owner;
 };
 
-TimelinePlot::TimelinePlot(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
+TimelinePlot::TimelinePlot(QWidget* parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_vscroll(new QScrollBar(Qt::Vertical, this)) {
+    auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    layout->setSpacing(0);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_vscroll);
+    // The scroll bar and the value axis move together (a drag, Page Up / Down, the bar itself).
+    connect(m_plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::syncScrollBar);
+    // After each layout (a resize) the rows keep their height in pixels.
+    // The margins were laid out for the old range's tick labels: lay out again (queued) when it moved.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (applyRowHeight()) m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+    connect(m_vscroll, &QScrollBar::valueChanged, this, [this](int v) {
+        if (m_syncing) return;
+        m_fittedRows = false;
+        const double size = m_plot->yAxis->range().size();
+        m_plot->yAxis->setRange(v / 10.0 - 0.3, v / 10.0 - 0.3 + size);
+        replot();
+    });
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -119,8 +139,15 @@ TimelinePlot::TimelinePlot(QWidget* parent) : QWidget(parent), m_plot(new QCusto
     m_plot->setFocusPolicy(Qt::StrongFocus);
     m_plot->installEventFilter(this);
     m_lanes = new LanesPlottable(this, m_plot->xAxis, m_plot->yAxis);
-    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { m_pressPos = e->pos(); });
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        m_pressPos = e->pos();
+        // Shift-drag selects a time range (its table in TimelineView); a plain drag pans.
+        m_plot->setSelectionRectMode(e->modifiers() & Qt::ShiftModifier ? QCP::srmCustom : QCP::srmNone);
+    });
+    connect(m_plot->selectionRect(), &QCPSelectionRect::accepted, this,
+            [this](const QRect& r, QMouseEvent*) { selectRange(r.topLeft(), r.bottomRight()); });
     connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+        if (std::abs(e->pos().y() - m_pressPos.y()) >= 4) m_fittedRows = false;  // dragged up or down
         if ((e->pos() - m_pressPos).manhattanLength() < 4) selectAt(e->pos());
     });
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::rangeChanged);
@@ -130,6 +157,30 @@ TimelinePlot::TimelinePlot(QWidget* parent) : QWidget(parent), m_plot(new QCusto
 TimelinePlot::~TimelinePlot() = default;
 
 QWidget* TimelinePlot::plotWidget() const { return m_plot; }
+
+bool TimelinePlot::applyRowHeight() {
+    const double px = m_plot->axisRect()->height();
+    if (px <= 0) return false;
+    if (m_fittedRows) m_rowPx = std::clamp(px / (m_totalRows + 0.3), 16.0, 40.0);
+    const QCPRange r = m_plot->yAxis->range();
+    const double lower = m_fittedRows ? -0.3 : r.lower, want = px / m_rowPx;
+    if (std::abs(r.lower - lower) <= 1e-9 && std::abs(r.size() - want) <= 1e-9) return false;
+    m_plot->yAxis->setRange(lower, lower + want);
+    return true;
+}
+
+void TimelinePlot::syncScrollBar() {
+    const QCPRange r = m_plot->yAxis->range();
+    const int total = static_cast<int>(std::ceil((m_totalRows + 0.3) * 10));
+    const int page = static_cast<int>(r.size() * 10);
+    m_syncing = true;
+    m_vscroll->setRange(0, std::max(0, total - page));
+    m_vscroll->setPageStep(std::max(1, page));
+    m_vscroll->setSingleStep(10);
+    m_vscroll->setValue(static_cast<int>(std::lround((r.lower + 0.3) * 10)));
+    m_vscroll->setVisible(total > page);
+    m_syncing = false;
+}
 
 void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh) {
     bool keep = refresh && sources.size() == m_sources.size() && !m_sources.empty();
@@ -144,6 +195,7 @@ void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh)
     QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
     m_sources = std::move(sources);
     m_selection = {};
+    m_range = {};
     layoutRows();
     if (!keep) {
         fitAll();
@@ -156,31 +208,55 @@ void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh)
 
 void TimelinePlot::layoutRows() {
     m_rows.clear();
+    m_groups.clear();
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
     double y = 0;
     bool several = m_sources.size() > 1;
     for (std::size_t s = 0; s < m_sources.size(); ++s) {
         const engine::TimelineData& d = *m_sources[s].data;
         QString prefix = several ? m_sources[s].label + QStringLiteral(": ") : QString();
-        auto addRow = [&](int lane, int marks, int height, const QString& label) {
-            m_rows.push_back({static_cast<int>(s), lane, marks, y, height, label});
-            ticker->addTick(y + 0.5, label);
-            y += height + kLaneGap;
+        auto addRow = [&](int lane, int marks, int height, const QString& label, bool header) {
+            m_rows.push_back({static_cast<int>(s), lane, marks, y, height, label, static_cast<int>(m_groups.size()) - 1, header});
+            ticker->addTick(y + 0.5, header ? QString() : label);  // a header's text is drawn in its band
+            y += height + (header ? kLaneGap / 2 : kLaneGap);
         };
-        // A session's cache-lookup row comes right above its lanes.
-        std::vector<bool> marksDone(d.marks.size(), false);
-        auto addMarks = [&](std::int64_t session) {
-            for (std::size_t m = 0; m < d.marks.size(); ++m)
-                if (!marksDone[m] && d.marks[m].sessionId == session && d.marks[m].lookups.size() > 0) {
-                    marksDone[m] = true;
-                    addRow(-1, static_cast<int>(m), 1, prefix + qs(d.marks[m].process) + QStringLiteral(" · cache lookups"));
+        // Sessions in lane order (lanes are grouped by session), then those with marks only.
+        std::vector<std::int64_t> sessions;
+        auto note = [&](std::int64_t id) {
+            if (std::find(sessions.begin(), sessions.end(), id) == sessions.end()) sessions.push_back(id);
+        };
+        for (const engine::TimelineLane& l : d.lanes) note(l.sessionId);
+        for (const engine::SessionMarks& m : d.marks)
+            if (m.lookups.size() > 0) note(m.sessionId);
+        for (std::int64_t session : sessions) {
+            Group g{static_cast<int>(s), session, {}, 0, 0};
+            QString process;
+            for (const engine::TimelineLane& l : d.lanes)
+                if (l.sessionId == session) {
+                    process = qs(l.process);
+                    ++g.lanes;
+                    g.spans += l.spans.spanCount();
                 }
-        };
-        for (std::size_t l = 0; l < d.lanes.size(); ++l) {
-            addMarks(d.lanes[l].sessionId);
-            addRow(static_cast<int>(l), -1, std::max(1, d.lanes[l].spans.depthCount()), prefix + laneLabel(static_cast<int>(s), static_cast<int>(l)));
+            for (const engine::SessionMarks& m : d.marks)
+                if (m.sessionId == session && m.lookups.size() > 0) {
+                    if (process.isEmpty()) process = qs(m.process);
+                    ++g.lanes;  // the cache-lookup row counts as a lane of the group
+                    g.spans += m.lookups.size();
+                }
+            g.label = prefix + process;
+            m_groups.push_back(g);
+            const bool collapsed = m_collapsed.contains(groupKey(static_cast<int>(m_groups.size()) - 1));
+            addRow(-1, -1, 1, g.label, true);
+            if (collapsed) continue;
+            // A session's cache-lookup row comes right above its lanes. Rows under a header are
+            // labelled without the process: the header says it once.
+            for (std::size_t m = 0; m < d.marks.size(); ++m)
+                if (d.marks[m].sessionId == session && d.marks[m].lookups.size() > 0)
+                    addRow(-1, static_cast<int>(m), 1, QStringLiteral("cache lookups"), false);
+            for (std::size_t l = 0; l < d.lanes.size(); ++l)
+                if (d.lanes[l].sessionId == session)
+                    addRow(static_cast<int>(l), -1, std::max(1, d.lanes[l].spans.depthCount()), qs(d.lanes[l].name), false);
         }
-        for (std::size_t m = 0; m < d.marks.size(); ++m) addMarks(d.marks[m].sessionId);
     }
     m_totalRows = y;
     m_plot->yAxis->setTicker(ticker);
@@ -234,7 +310,12 @@ void TimelinePlot::fitAll() {
         hi = std::max(hi, keyOf(static_cast<int>(s), m_sources[s].data->maxNs));
     if (hi <= 0) hi = 1e-6;
     m_plot->xAxis->setRange(-hi * 0.02, hi * 1.02);
-    m_plot->yAxis->setRange(-0.3, std::max(1.0, m_totalRows));
+    // Rows between 16 and 40 px tall: a big trace scrolls (scroll bar, Page Up / Down) instead of
+    // squeezing its lanes into unreadable slivers; a small one is not stretched into slabs. The row
+    // height is kept when the window is resized (applyRowHeight), as Perfetto's tracks keep theirs.
+    m_fittedRows = true;
+    m_plot->yAxis->setRange(-0.3, 1.0);
+    applyRowHeight();
     replot();
 }
 
@@ -288,6 +369,15 @@ void TimelinePlot::replot() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
 
 std::size_t TimelinePlot::lastPaintItems() const { return m_lanes->drawn; }
 
+std::vector<int> TimelinePlot::lastPaintCategories() const {
+    std::vector<int> out;
+    for (int c = 0; c < 32; ++c)
+        if (m_lanes->categories & (1u << c)) out.push_back(c);
+    return out;
+}
+
+bool TimelinePlot::lastPaintMarks() const { return m_lanes->marks; }
+
 bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
     if (watched != m_plot) return QWidget::eventFilter(watched, event);
     switch (event->type()) {
@@ -315,12 +405,22 @@ bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
         return true;
     case Qt::Key_0:
     case Qt::Key_Home: fitAll(); return true;
+    case Qt::Key_PageDown:
+    case Qt::Key_PageUp: {
+        const double size = m_plot->yAxis->range().size();
+        m_fittedRows = false;
+        m_plot->yAxis->moveRange(static_cast<QKeyEvent*>(event)->key() == Qt::Key_PageDown ? size * 0.9 : -size * 0.9);
+        replot();
+        return true;
+    }
     default: return QWidget::eventFilter(watched, event);
     }
 }
 
 void TimelinePlot::paintContent(Canvas& canvas) const {
     m_lanes->drawn = 0;
+    m_lanes->categories = 0;
+    m_lanes->marks = false;
     if (m_sources.empty()) return;
     QCPAxis* x = m_plot->xAxis;
     QCPAxis* y = m_plot->yAxis;
@@ -330,6 +430,20 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
     for (std::size_t r = 0; r < m_rows.size(); ++r) {
         const Row& row = m_rows[r];
         if (row.y0 > vr.upper || row.y0 + row.height < vr.lower) continue;
+        if (row.header) {
+            // A group's header: a band across the plot with the process's name; a collapsed group
+            // says what it hides.
+            const Group& g = m_groups[static_cast<std::size_t>(row.group)];
+            QRectF band(area.left(), y->coordToPixel(row.y0), area.width(), std::abs(y->coordToPixel(1) - y->coordToPixel(0)));
+            canvas.rect(band, QColor(0xe3, 0xe8, 0xec), QColor());
+            const bool collapsed = m_collapsed.contains(groupKey(row.group));
+            const QString lanes = g.lanes == 1 ? QStringLiteral("1 lane") : QStringLiteral("%1 lanes").arg(g.lanes);
+            canvas.text(band.adjusted(4, 0, -4, 0),
+                        collapsed ? QStringLiteral("▸ %1 · %2, %3 events hidden (click to expand)").arg(g.label, lanes).arg(g.spans)
+                                  : QStringLiteral("▾ %1 · %2").arg(g.label, lanes),
+                        QColor(0x26, 0x32, 0x38));
+            continue;
+        }
         std::int64_t t0 = nsOf(row.source, kr.lower), t1 = nsOf(row.source, kr.upper);
         const LanesPlottable::Cache& c = m_lanes->fetch(r, t0, t1, bucketNs(row.source));
         double rowPx = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
@@ -344,6 +458,7 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             bool selected = m_selection.source == row.source && m_selection.lane == row.lane &&
                             m_selection.item.rowId == it.rowId && m_selection.item.depth == it.depth;
             QColor fill = categoryColor(it.category);
+            if (it.category < 32) m_lanes->categories |= 1u << it.category;
             if (it.count > 1) fill.setAlpha(120);
             canvas.rect(rect, fill, selected ? QColor(Qt::black) : QColor());
             if (rect.width() > 30) {
@@ -356,6 +471,7 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
         for (const engine::MarkItem& m : c.marks) {
             if (m.tsNs < t0 || m.tsNs > t1) continue;
             double a = px(row.source, m.tsNs);
+            m_lanes->marks = true;
             QRectF rect(a - 1.5, y->coordToPixel(row.y0) + 1, 3, rowPx - 2);
             bool selected = m_selection.source == row.source && m_selection.marks == row.marks && m_selection.mark.rowId == m.rowId;
             canvas.rect(rect, m.flagged > 0 ? QColor(0xd3, 0x2f, 0x2f) : QColor(0x38, 0x8e, 0x3c), selected ? QColor(Qt::black) : QColor());
@@ -375,21 +491,28 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
                 double a = px(static_cast<int>(s), m.tsNs);
                 canvas.line({a, static_cast<double>(area.top())}, {a, static_cast<double>(area.bottom())}, QColor(0x60, 0x7d, 0x8b), true);
                 QString label = m.count > 1 ? QStringLiteral("%1 steps").arg(m.count) : QStringLiteral("step %1").arg(m.label);
-                canvas.text(QRectF(a + 2, area.top(), 70, 14), label, QColor(0x37, 0x47, 0x4f));
+                canvas.text(QRectF(a + 2, area.bottom() - 16, 70, 14), label, QColor(0x37, 0x47, 0x4f));  // clear of the headers
                 ++m_lanes->drawn;
             }
         }
     }
 }
 
-void TimelinePlot::selectAt(QPoint pos) { select(hitAt(pos), false); }
+void TimelinePlot::selectAt(QPoint pos) {
+    const int r = rowAtValue(m_plot->yAxis->pixelToCoord(pos.y()));
+    if (r >= 0 && m_rows[static_cast<std::size_t>(r)].header) {
+        const int g = m_rows[static_cast<std::size_t>(r)].group;
+        return setGroupCollapsed(g, !groupCollapsed(g));
+    }
+    select(hitAt(pos), false);
+}
 
 TimelineSelection TimelinePlot::hitAt(QPoint pos) const {
     TimelineSelection sel;
     double v = m_plot->yAxis->pixelToCoord(pos.y());
     for (std::size_t r = 0; r < m_rows.size() && !sel.valid(); ++r) {
         const Row& row = m_rows[r];
-        if (v < row.y0 || v >= row.y0 + row.height) continue;
+        if (row.header || v < row.y0 || v >= row.y0 + row.height) continue;
         std::int64_t t = nsOf(row.source, m_plot->xAxis->pixelToCoord(pos.x()));
         std::int64_t tol = bucketNs(row.source);  // about 3 px
         const LanesPlottable::Cache& c = m_lanes->caches[r];

@@ -9,14 +9,17 @@
 #pragma once
 
 #include "app/models/trace_document.h"
+#include "core/engine/timeline/range_summary.h"
 #include "exportable_plot.h"
 
+#include <QSet>
 #include <QStringList>
 #include <QWidget>
 
 #include <vector>
 
 class QCustomPlot;
+class QScrollBar;
 
 namespace cs::gui {
 
@@ -26,6 +29,14 @@ class LanesPlottable;
 struct TimelineSource {
     QString label;      // file name
     TimelinePtr data;
+};
+
+// A Shift-drag selection: a time range over the lanes it crossed, summarised per span name.
+struct TimelineRange {
+    int source = -1;                  // the trace whose clock the range is in; -1 = none
+    std::vector<int> lanes;           // lanes of that source the drag crossed
+    engine::RangeSummary summary;
+    bool valid() const { return source >= 0; }
 };
 
 // What is selected: a span (or a fold of spans) of a lane, or a cache-lookup mark.
@@ -78,6 +89,21 @@ public:
     // Trace time of `source` at widget x position `x`.
     std::int64_t nsAtPixel(int source, double x) const;
 
+    // Process groups: each session's lanes sit under a header row ("▾ warp pid 4121 · 3 lanes") that a
+    // click collapses or expands; a collapsed group's lanes are not drawn. Kept across live refreshes.
+    int groupCount() const { return static_cast<int>(m_groups.size()); }
+    QString groupLabel(int group) const;
+    bool groupCollapsed(int group) const;
+    void setGroupCollapsed(int group, bool collapsed);
+    // Widget pixel of the header row of `group` (tests, clicks).
+    QPoint groupHeaderPixel(int group) const;
+    // Whether lane `lane` of `source` has a row on screen (its group is expanded).
+    bool laneShown(int source, int lane) const;
+
+    // The range table of a Shift-drag from widget position `a` to `b` (both corners of the band).
+    void selectRange(QPoint a, QPoint b);
+    const TimelineRange& range() const { return m_range; }
+
     // Details of the selection as display text (name, times, table and row).
     QString selectionText() const;
     QString laneLabel(int source, int lane) const;
@@ -85,18 +111,22 @@ public:
     QPoint pixelOf(int source, int lane, int depth, std::int64_t ns) const;
     // Widget pixel of time `ns` on the cache-lookup row of data->marks[marks] of `source`.
     QPoint markPixelOf(int source, int marks, std::int64_t ns) const;
-    int rowCount() const { return static_cast<int>(m_rows.size()); }
+    int rowCount() const;  // lane and cache-lookup rows on screen (group headers not counted)
 
     QCustomPlot* plot() const { return m_plot; }
     QWidget* plotWidget() const;  // the QCustomPlot as a widget, for code that must not include it
     void replot();
     std::size_t lastPaintItems() const;  // items drawn by the last paint (tests, benchmarks)
+    // The categories (cs_category) of the spans the last paint drew, ascending: the legend's entries.
+    std::vector<int> lastPaintCategories() const;
+    bool lastPaintMarks() const;  // whether it drew cache-lookup marks
     QString toSvg() const override;
     bool savePng(const QString& path) const override;
 
 signals:
     void selectionChanged();
     void rangeChanged();
+    void rangeSelected();
     void replotted();
 
 protected:
@@ -111,19 +141,39 @@ private:
         double y0 = 0;   // top, in value-axis units (one unit per depth row)
         int height = 1;
         QString label;
+        int group = -1;      // index into m_groups
+        bool header = false;  // the group's header row (no lane, no marks)
+    };
+    struct Group {
+        int source = 0;
+        std::int64_t sessionId = 0;
+        QString label;  // "trace: warp pid 4121"
+        int lanes = 0;
+        std::size_t spans = 0;
     };
     void layoutRows();
+    void syncScrollBar();
+    bool applyRowHeight();  // true when it moved the value axis
+    QString groupKey(int group) const;
+    int rowAtValue(double v) const;  // index into m_rows at value-axis coordinate v, or -1
     void paintContent(Canvas& canvas) const;
     double keyOf(int source, std::int64_t ns) const;
     std::int64_t nsOf(int source, double key) const;
     std::int64_t bucketNs(int source) const;
 
     QCustomPlot* m_plot = nullptr;
+    QScrollBar* m_vscroll = nullptr;  // the lanes below or above the view
+    bool m_syncing = false;
+    bool m_fittedRows = true;  // rows sized to fit (until the user scrolls)
+    double m_rowPx = 24;       // pixels per row
     LanesPlottable* m_lanes = nullptr;
     std::vector<TimelineSource> m_sources;
     std::vector<Row> m_rows;
     double m_totalRows = 0;
     TimelineSelection m_selection;
+    TimelineRange m_range;
+    std::vector<Group> m_groups;
+    QSet<QString> m_collapsed;  // groupKey()s of collapsed groups
     QPoint m_pressPos;
     QPoint m_hoverPos{-1, -1};  // last mouse position over the plot; (-1, -1) when outside
 };

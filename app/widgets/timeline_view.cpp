@@ -1,16 +1,32 @@
 #include "timeline_view.h"
 
+#include "app/models/row_details_fetcher.h"
+#include "app/models/table_model.h"
+#include "app/models/text.h"
+#include "app/plots/category_colors.h"
+#include "app/plots/time_axis.h"
+#include "app/widgets/filtered_table.h"
 #include "app/widgets/loss_banner.h"
+#include "core/engine/timeline/timeline_data.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace cs::gui {
+
+// One row of the range table, as displayed.
+struct RangeTableRow {
+    QString name, category;
+    std::size_t count = 0;
+    std::int64_t inRangeNs = 0, longestNs = 0;
+};
 
 namespace {
 QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
@@ -22,8 +38,9 @@ QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent)
-    : QWidget(parent), m_plot(new TimelinePlot(this)), m_details(new QPlainTextEdit(this)),
-      m_follow(new QCheckBox(QStringLiteral("Follow selection"), this)), m_status(new QLabel(this)) {
+    : QWidget(parent), m_plot(new TimelinePlot(this)), m_details(new QPlainTextEdit(this)), m_tabs(new QTabWidget(this)),
+      m_fetcher(new RowDetailsFetcher(this)), m_follow(new QCheckBox(QStringLiteral("Follow selection"), this)),
+      m_status(new QLabel(this)) {
     auto* tools = new QHBoxLayout;
     auto* fit = button(QStringLiteral("Fit all"), QStringLiteral("Show every lane and the whole time range (0)"), this);
     auto* in = button(QStringLiteral("Zoom in"), QStringLiteral("Zoom in (W, or the mouse wheel)"), this);
@@ -44,20 +61,129 @@ TimelineView::TimelineView(QWidget* parent)
         if (s.valid() && s.lane >= 0) m_plot->showRange(s.source, s.item.startNs, s.item.endNs);
     });
     m_details->setReadOnly(true);
-    m_details->setMaximumHeight(90);
     m_details->setPlainText(m_plot->selectionText());
-    connect(m_plot, &TimelinePlot::selectionChanged, this, [this] { m_details->setPlainText(m_plot->selectionText()); });
+    connect(m_plot, &TimelinePlot::selectionChanged, this, &TimelineView::showSelection);
+    connect(m_fetcher, &RowDetailsFetcher::ready, this, [this](int request, std::shared_ptr<const engine::RowDetails> d) {
+        if (request != m_fetcher->latest()) return;
+        QString text = m_plot->selectionText() + QStringLiteral("\n");
+        for (const engine::DetailField& f : d->fields) text += QStringLiteral("\n%1: %2").arg(qs(f.key), qs(f.value));
+        m_details->setPlainText(text);
+        m_detailsComplete = true;
+    });
+    connect(m_fetcher, &RowDetailsFetcher::failed, this, [this](int request, const QString& message) {
+        if (request != m_fetcher->latest()) return;
+        m_details->setPlainText(m_plot->selectionText() + QStringLiteral("\n\ndetails unavailable: ") + message);
+        m_detailsComplete = true;
+    });
     connect(m_plot, &TimelinePlot::replotted, this, &TimelineView::updateStatus);
+
+    // The range table: what a Shift-drag band holds, per span name.
+    m_rangeModel = new TableModel<RangeTableRow>(
+        {{QStringLiteral("Name"), [](const RangeTableRow& r) { return QVariant(r.name); }},
+         {QStringLiteral("Category"), [](const RangeTableRow& r) { return QVariant(r.category); }},
+         {QStringLiteral("Spans"), [](const RangeTableRow& r) { return QVariant(qulonglong(r.count)); }, {},
+          Qt::AlignRight | Qt::AlignVCenter},
+         {QStringLiteral("Time in range"), [](const RangeTableRow& r) { return QVariant(durationText(r.inRangeNs)); },
+          [](const RangeTableRow& r) { return QVariant(qlonglong(r.inRangeNs)); }, Qt::AlignRight | Qt::AlignVCenter},
+         {QStringLiteral("Longest (whole)"), [](const RangeTableRow& r) { return QVariant(durationText(r.longestNs)); },
+          [](const RangeTableRow& r) { return QVariant(qlonglong(r.longestNs)); }, Qt::AlignRight | Qt::AlignVCenter}},
+        this);
+    auto* rangePage = new QWidget(this);
+    auto* rangeLayout = new QVBoxLayout(rangePage);
+    rangeLayout->setContentsMargins(0, 0, 0, 0);
+    m_rangeHeadline = new QLabel(QStringLiteral("Shift-drag across lanes to sum what a time range holds."), rangePage);
+    m_rangeHeadline->setWordWrap(true);
+    m_rangeTable = new FilteredTable(m_rangeModel, QStringLiteral("Filter names"), rangePage);
+    rangeLayout->addWidget(m_rangeHeadline);
+    rangeLayout->addWidget(m_rangeTable, 1);
+    connect(m_plot, &TimelinePlot::rangeSelected, this, &TimelineView::showRange);
+
+    m_tabs->addTab(m_details, QStringLiteral("Details"));
+    m_tabs->addTab(rangePage, QStringLiteral("Range"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_plot);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    split->setSizes({600, 150});
+    m_legend = new QLabel(this);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setToolTip(QStringLiteral("Colours of what is drawn: span categories, cache-lookup marks"));
     auto* layout = new QVBoxLayout(this);
     m_loss = makeLossBanner(this);
     layout->addWidget(m_loss);
     layout->addLayout(tools);
-    layout->addWidget(m_plot, 1);
-    layout->addWidget(m_details);
+    layout->addWidget(m_legend);
+    layout->addWidget(split, 1);
 }
+
+void TimelineView::showSelection() {
+    m_details->setPlainText(m_plot->selectionText());
+    m_tabs->setCurrentWidget(m_details);
+    const TimelineSelection& s = m_plot->selection();
+    m_detailsComplete = true;
+    if (!s.valid()) return;
+    const TimelineSource& src = m_plot->sources()[static_cast<std::size_t>(s.source)];
+    const QString path = m_tracePath ? m_tracePath(s.source) : QString();
+    if (path.isEmpty()) return;
+    // One row: read everything stored about it. A fold has no single row.
+    if (s.lane >= 0 && s.item.count == 1) {
+        const engine::TimelineLane& lane = src.data->lanes[static_cast<std::size_t>(s.lane)];
+        m_detailsComplete = false;
+        m_fetcher->request(path, QString::fromLatin1(engine::laneSourceTable(lane.source)), s.item.rowId);
+    } else if (s.lane < 0 && s.mark.count == 1) {
+        m_detailsComplete = false;
+        m_fetcher->request(path, QStringLiteral("cache_lookups"), s.mark.rowId);
+    }
+}
+
+void TimelineView::showRange() {
+    const TimelineRange& r = m_plot->range();
+    auto rows = std::make_shared<std::vector<RangeTableRow>>();
+    if (!r.valid()) {
+        m_rangeModel->setRows(rows);
+        m_rangeHeadline->setText(QStringLiteral("The band crossed no lane."));
+        m_tabs->setCurrentIndex(1);
+        return;
+    }
+    const engine::TimelineData& d = *m_plot->sources()[static_cast<std::size_t>(r.source)].data;
+    for (const engine::RangeNameRow& n : r.summary.rows)
+        rows->push_back({qs(d.str(n.name)), categoryName(n.category), n.count, n.inRangeNs, n.longestNs});
+    m_rangeModel->setRows(rows);
+    m_rangeTable->resizeColumns();
+    const double a = static_cast<double>(r.summary.t0 - d.minNs) * 1e-9, b = static_cast<double>(r.summary.t1 - d.minNs) * 1e-9;
+    m_rangeHeadline->setText(QStringLiteral("%1 to %2 (%3) over %4 lanes: %5 spans, %6 names. Time in range is clipped to the "
+                                            "range; nested spans count at every depth.")
+                                 .arg(secondsText(a), secondsText(b), durationText(r.summary.t1 - r.summary.t0))
+                                 .arg(r.summary.lanes)
+                                 .arg(r.summary.spans)
+                                 .arg(r.summary.rows.size()));
+    m_tabs->setCurrentIndex(1);
+}
+
+QString TimelineView::rangeHeadline() const { return m_rangeHeadline->text(); }
 
 void TimelineView::updateStatus() {
     m_status->setText(QStringLiteral("%1 items drawn · window %2").arg(m_plot->lastPaintItems()).arg(m_plot->windowText()));
+    // The legend: what the colours on screen mean, and nothing that is not on screen.
+    QString legend;
+    auto chip = [](const QColor& c, const QString& name) {
+        return QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp; ").arg(c.name(), name.toHtmlEscaped());
+    };
+    for (int c : m_plot->lastPaintCategories()) legend += chip(categoryColor(c), categoryName(c));
+    if (m_plot->lastPaintMarks())
+        legend += chip(QColor(0xd3, 0x2f, 0x2f), QStringLiteral("cache miss")) + chip(QColor(0x38, 0x8e, 0x3c), QStringLiteral("cache hit"));
+    if (legend != m_legendHtml) {
+        m_legendHtml = legend;
+        m_legend->setText(legend);
+    }
+}
+
+QStringList TimelineView::legendEntries() const {
+    QStringList out;
+    for (int c : m_plot->lastPaintCategories()) out << categoryName(c);
+    if (m_plot->lastPaintMarks()) out << QStringLiteral("cache miss") << QStringLiteral("cache hit");
+    return out;
 }
 
 QString TimelineView::details() const { return m_details->toPlainText(); }

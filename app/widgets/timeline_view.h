@@ -3,21 +3,42 @@
 
 #include "app/plots/timeline_plot.h"
 
+#include <QStringList>
 #include <QWidget>
+
+#include <functional>
 
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
+class QTabWidget;
 
 namespace cs::gui {
+
+class FilteredTable;
+class RowDetailsFetcher;
+struct RangeTableRow;
+template <typename Row>
+class TableModel;
 
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineView(QWidget* parent = nullptr);
     TimelinePlot* plot() const { return m_plot; }
+    // The selection's details: what the timeline knows at once, then every stored column and
+    // argument of its row (read on a worker thread: RowDetailsFetcher).
     QString details() const;
-    QString statusText() const;  // the toolbar's "N items drawn · window 2.13 s"
+    bool detailsComplete() const { return m_detailsComplete; }
+    // The Shift-drag range table (TimelinePlot::selectRange): one row per span name.
+    FilteredTable* rangeTable() const { return m_rangeTable; }
+    QString rangeHeadline() const;
+    QTabWidget* bottomTabs() const { return m_tabs; }
+    // Where the trace of timeline source `source` is, for the details read on demand ("" = none).
+    void setTracePath(std::function<QString(int source)> path) { m_tracePath = std::move(path); }
+    QString statusText() const;
+    // The legend's entries, as drawn above the plot ("compile", "cache load", "cache miss", ...).
+    QStringList legendEntries() const;  // the toolbar's "N items drawn · window 2.13 s"
     // What the open traces are missing (loss_banner.h): shown above the plot, hidden when "".
     void setLossText(const QString& text);
     QString lossBanner() const;
@@ -25,8 +46,19 @@ public:
 
 private:
     void updateStatus();
+    void showSelection();
+    void showRange();
     TimelinePlot* m_plot;
     QPlainTextEdit* m_details;
+    QTabWidget* m_tabs;
+    RowDetailsFetcher* m_fetcher;
+    bool m_detailsComplete = true;
+    std::function<QString(int)> m_tracePath;
+    TableModel<RangeTableRow>* m_rangeModel;
+    FilteredTable* m_rangeTable;
+    QLabel* m_rangeHeadline;
+    QLabel* m_legend;
+    QString m_legendHtml;
     QCheckBox* m_follow;
     QLabel* m_status;
     QLabel* m_loss = nullptr;

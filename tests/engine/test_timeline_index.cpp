@@ -222,3 +222,39 @@ TEST(TimelineSearch, FindsSpansAndModulesByAnyPartOfTheirName) {
     EXPECT_TRUE(searchTimeline(d, "no such name").empty());
     EXPECT_EQ(searchTimeline(d, "gradient", 1).size(), 1u);
 }
+
+// forEachIn (the range table's walk) against a brute-force filter of the same spans, at the edges.
+TEST(TimelineIndex, ForEachInVisitsExactlyTheIntersectingSpans) {
+    struct S {
+        std::int64_t a, b, row;
+    };
+    const std::vector<S> spans = {{0, 100, 1}, {10, 50, 2}, {20, 30, 3}, {50, 50, 4}, {60, 90, 5}, {100, 120, 6}, {130, 130, 7}};
+    TimelineIndex idx;
+    for (const S& s : spans) idx.add(s.a, s.b, 0, CS_CAT_COMPILE, s.row);
+    idx.finish();
+    for (auto [t0, t1] : std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 10}, {30, 50}, {50, 51}, {90, 100}, {100, 101}, {130, 131}, {121, 130}}) {
+        std::vector<std::int64_t> got, want;
+        idx.forEachIn(t0, t1, [&](const TimelineItem& it) { got.push_back(it.rowId); });
+        for (const S& s : spans)
+            if ((s.b > t0 || (s.a == s.b && s.a == t0)) && s.a < t1) want.push_back(s.row);
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, want) << "[" << t0 << ", " << t1 << ")";
+    }
+}
+
+TEST(TimelineIndex, ShiftMovesEverySpanAndTheExtent) {
+    TimelineIndex idx;
+    idx.add(0, 100, 1, CS_CAT_COMPILE, 10);
+    idx.add(10, 50, 2, CS_CAT_INFERENCE, 11);
+    idx.finish();
+    idx.shift(1000);
+    EXPECT_EQ(idx.minNs(), 1000);
+    EXPECT_EQ(idx.maxNs(), 1100);
+    auto items = run(idx, 0, 2000, 1);
+    ASSERT_EQ(items.size(), 2u);
+    EXPECT_EQ(items[0].startNs, 1000);
+    EXPECT_EQ(items[1].endNs, 1050);
+    // Saturating at the limit, never wrapping.
+    idx.shift(std::numeric_limits<std::int64_t>::max());
+    EXPECT_EQ(idx.maxNs(), std::numeric_limits<std::int64_t>::max());
+}

@@ -1,5 +1,5 @@
 // The timeline's axis, hover tooltips, zoom about the cursor and the Perfetto export, offscreen.
-#include "gui_test_util.h"
+#include "timeline_window_test.h"
 
 #include "app/gui/main_window.h"
 #include "app/models/text.h"
@@ -23,30 +23,14 @@ using namespace cs::gui;
 namespace demo = cs::test::demo;
 
 namespace {
-class TimelineNavigationTest : public ::testing::Test {
+class TimelineNavigationTest : public cs::test::TimelineWindowTest {
 protected:
-    void open(const std::string& file) {
-        window = std::make_unique<MainWindow>();
-        window->resize(1200, 800);
-        window->show();
-        window->openTraces({QString::fromStdString(file)});
-        ASSERT_TRUE(cs::test::waitFor([&] { return !window->isLoading(); })) << "loading did not finish";
-        window->tabs()->setCurrentWidget(window->timeline());
-        QApplication::processEvents();
-    }
-    void openDemo() {
-        demo::writeDemoTrace(dir.file("demo.cstrace"));
-        open(dir.file("demo.cstrace"));
-    }
-    TimelinePlot* plot() const { return window->timeline()->plot(); }
     // Shows [from, from + width) of trace time, counted from the trace's first event.
     void show(std::int64_t from, std::int64_t width) {
         const std::int64_t t0 = plot()->sources()[0].data->minNs;
         plot()->showRange(0, t0 + from, t0 + from + width);
         QApplication::processEvents();
     }
-    cs::test::TempDir dir;
-    std::unique_ptr<MainWindow> window;
 };
 
 bool allEndWith(const QStringList& labels, const QString& unit) {

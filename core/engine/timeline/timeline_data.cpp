@@ -278,6 +278,36 @@ private:
             if (m.steps.size() > 0 && counts(m.sessionId)) extend(m.steps.minNs(), m.steps.maxNs());
             m_out.events += m.lookups.size() + m.steps.size();
         }
+        if (clockedWork) placeSequenceAfterClocked();
+    }
+    // Work laid end to end counts from zero like the clocked work, so drawn as it is it would sit
+    // under the clocked lanes as if it ran at the same time. It is moved past the clocked extent,
+    // after a gap, and the display offsets move with it (displayNs() stays right for findings).
+    void placeSequenceAfterClocked() {
+        std::int64_t seqMin = 0;
+        bool any = false;
+        for (const TimelineLane& l : m_out.lanes)
+            if (m_sequence.count(l.sessionId) && l.spans.spanCount() > 0) {
+                seqMin = any ? std::min(seqMin, l.spans.minNs()) : l.spans.minNs();
+                any = true;
+            }
+        if (!any) return;
+        const std::int64_t gap = std::max<std::int64_t>(1, util::satSub(m_out.maxNs, m_out.minNs) / 20);
+        const std::int64_t from = util::satAdd(m_out.maxNs, gap);
+        const std::int64_t delta = util::satSub(from, seqMin);
+        for (TimelineLane& l : m_out.lanes)
+            if (m_sequence.count(l.sessionId)) {
+                l.spans.shift(delta);
+                if (l.spans.spanCount() > 0) extend(l.spans.minNs(), l.spans.maxNs());
+            }
+        for (SessionMarks& m : m_out.marks)
+            if (m_sequence.count(m.sessionId)) {
+                m.lookups.shift(delta);
+                m.steps.shift(delta);
+            }
+        for (std::int64_t session : m_sequence)
+            m_out.clocks.offsets[session] = util::satAdd(m_out.clocks.offsetOf(session), delta);
+        m_out.sequenceFromNs = from;
     }
 
     const trace::TraceReader& m_reader;

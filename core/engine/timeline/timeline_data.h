@@ -58,6 +58,9 @@ struct TimelineData {
     std::int64_t minNs = 0, maxNs = 0;  // extent of everything with a timestamp
     std::size_t events = 0;             // spans + marks indexed
     std::size_t clipped = 0;            // spans clipped for nesting deeper than kMaxDepth
+    // Where sessions of durations laid end to end (TimeBase::Sequence) begin when the trace also
+    // holds clocked work: they are drawn after it, never under it as if they ran at the same time.
+    std::optional<std::int64_t> sequenceFromNs;
 
     std::string_view str(std::int64_t id) const { return strings.get(id); }
     std::int64_t displayNs(std::optional<std::int64_t> sessionId, std::int64_t rawNs) const {

@@ -163,6 +163,21 @@ TimelineIndex::FoldSummary TimelineIndex::summarize(int depth, std::int64_t t0, 
     return out;
 }
 
+void TimelineIndex::shift(std::int64_t deltaNs) {
+    for (Row& r : m_rows) {
+        for (std::int64_t& v : r.start) v = util::satAdd(v, deltaNs);
+        for (std::int64_t& v : r.end) v = util::satAdd(v, deltaNs);
+    }
+    for (Pending& p : m_pending) {
+        p.start = util::satAdd(p.start, deltaNs);
+        p.end = util::satAdd(p.end, deltaNs);
+    }
+    if (m_count + m_pending.size() > 0) {
+        m_min = util::satAdd(m_min, deltaNs);
+        m_max = util::satAdd(m_max, deltaNs);
+    }
+}
+
 std::size_t TimelineIndex::allocatedBytes() const {
     std::size_t bytes = vectorBytes(m_pending) + vectorBytes(m_rows);
     for (const Row& r : m_rows)
@@ -173,6 +188,11 @@ std::size_t TimelineIndex::allocatedBytes() const {
 
 void MarkIndex::add(std::int64_t tsNs, std::uint32_t label, bool flag, std::int64_t rowId) {
     m_pending.push_back({tsNs, rowId, label, flag});
+}
+
+void MarkIndex::shift(std::int64_t deltaNs) {
+    for (std::int64_t& v : m_ts) v = util::satAdd(v, deltaNs);
+    for (Pending& p : m_pending) p.ts = util::satAdd(p.ts, deltaNs);
 }
 
 void MarkIndex::finish() {

@@ -74,6 +74,13 @@ public:
     };
     FoldSummary summarize(int depth, std::int64_t t0, std::int64_t t1, std::size_t topN = 3,
                           std::size_t scanLimit = 1'000'000) const;
+    // Calls f(item) for every span (unfolded, count 1) of every row that intersects [t0, t1): a span
+    // with end > t0 and start < t1, or a zero-length span at t0. In row then time order; O(log n) per
+    // row plus the spans visited (the range table of a Shift-drag selection).
+    template <typename F>
+    void forEachIn(std::int64_t t0, std::int64_t t1, const F& f) const;
+    // Moves every span by `deltaNs` (a session drawn elsewhere on the axis: sequence-only work).
+    void shift(std::int64_t deltaNs);
     // The span of row `depth` that contains t, if any.
     std::optional<TimelineItem> spanAt(int depth, std::int64_t t) const;
 
@@ -109,6 +116,19 @@ private:
     std::size_t m_count = 0, m_clipped = 0;
     std::int64_t m_min = 0, m_max = 0;
 };
+
+template <typename F>
+void TimelineIndex::forEachIn(std::int64_t t0, std::int64_t t1, const F& f) const {
+    for (std::size_t d = 0; d < m_rows.size(); ++d) {
+        const Row& r = m_rows[d];
+        // Ends are sorted within a row: the first span ending at or after t0 is the first candidate.
+        auto i = static_cast<std::size_t>(std::lower_bound(r.end.begin(), r.end.end(), t0) - r.end.begin());
+        for (; i < r.start.size() && r.start[i] < t1; ++i) {
+            if (r.end[i] == t0 && r.start[i] != r.end[i]) continue;  // ends where the range starts
+            f(TimelineItem{r.start[i], r.end[i], r.rowId[i], r.name[i], 1, static_cast<std::uint16_t>(d), r.category[i]});
+        }
+    }
+}
 
 template <typename Each>
 void TimelineIndex::buildSorted(const Each& each) {
@@ -168,6 +188,7 @@ public:
     std::size_t size() const { return m_ts.size(); }
     std::size_t allocatedBytes() const;
     std::int64_t minNs() const { return m_ts.empty() ? 0 : m_ts.front(); }
+    void shift(std::int64_t deltaNs);  // moves every instant (see TimelineIndex::shift)
     std::int64_t maxNs() const { return m_ts.empty() ? 0 : m_ts.back(); }
 
 private:

@@ -1,0 +1,100 @@
+#include "core/engine/row_details.h"
+
+#include "core/trace/reader.h"
+#include "core/trace/row.h"
+#include "core/trace/sqlite_util.h"
+#include "core/trace/schema.h"
+#include "core/trace/trace_error.h"
+#include "core/util/units.h"
+
+#include <sqlite3.h>
+
+namespace cs::engine {
+
+namespace {
+bool endsWith(std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+std::string cellText(sqlite3_stmt* st, int i) {
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_NULL: return "(none)";
+    case SQLITE_INTEGER: return std::to_string(sqlite3_column_int64(st, i));
+    case SQLITE_FLOAT: return std::to_string(sqlite3_column_double(st, i));
+    default: return trace::colText(st, i);
+    }
+}
+
+// Children of a row: (table, query, how each child row becomes a field).
+struct Child {
+    std::string_view parent;
+    const char* sql;  // one parameter: the parent's id; columns: key, value
+};
+constexpr Child kChildren[] = {
+    {"spans", "SELECT 'arg ' || k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = ?1 ORDER BY a.rowid"},
+    {"module_loads", "SELECT 'option ' || k.str, coalesce(v.str, '(none)') FROM module_options o JOIN strings k ON k.id = o.key_sid "
+                     "LEFT JOIN strings v ON v.id = o.value_sid WHERE o.load_id = ?1 ORDER BY o.rowid"},
+    {"module_loads", "SELECT 'kernel ' || k.str, coalesce(d.str, '') || coalesce(' generic ' || g.str, '') FROM module_kernels m "
+                     "JOIN strings k ON k.id = m.kernel_sid LEFT JOIN strings d ON d.id = m.digest_sid "
+                     "LEFT JOIN strings g ON g.id = m.generic_sid WHERE m.load_id = ?1 ORDER BY m.rowid"},
+    {"cuda_programs", "SELECT 'option ' || (o.ordinal + 1), s.str FROM cuda_program_options o JOIN strings s ON s.id = o.option_sid "
+                      "WHERE o.program_id = ?1 ORDER BY o.ordinal"},
+    {"cuda_programs", "SELECT 'input ' || (i.ordinal + 1), trim(coalesce(k.str, '') || ' ' || coalesce(n.str, '') || "
+                      "coalesce(', ' || i.bytes || ' bytes', '')) FROM cuda_program_inputs i LEFT JOIN strings k ON k.id = i.kind_sid "
+                      "LEFT JOIN strings n ON n.id = i.name_sid WHERE i.program_id = ?1 ORDER BY i.ordinal"},
+    {"cache_lookups", "SELECT 'key ' || n.str, coalesce(v.str, '') || coalesce(' (digest ' || d.str || ')', '') FROM key_components c "
+                      "JOIN strings n ON n.id = c.name_sid LEFT JOIN strings v ON v.id = c.value_sid "
+                      "LEFT JOIN strings d ON d.id = c.digest_sid WHERE c.lookup_id = ?1 ORDER BY c.ordinal"},
+};
+}  // namespace
+
+std::string RowDetails::value(std::string_view key) const {
+    for (const DetailField& f : fields)
+        if (f.key == key) return f.value;
+    return {};
+}
+
+RowDetails rowDetails(const trace::TraceReader& reader, std::string_view table, std::int64_t rowId) {
+    const trace::TableDef* def = trace::findTable(table);
+    if (!def) throw trace::TraceError(trace::TraceErrorKind::SchemaMismatch, reader.path(), "no table named " + std::string(table));
+    RowDetails out;
+    out.table = std::string(def->name);
+    out.rowId = rowId;
+    std::string cols;
+    for (const trace::ColumnDef& c : def->columns) cols += (cols.empty() ? "" : ", ") + std::string(c.name);
+    trace::Statement st(reader.db(), "SELECT " + cols + " FROM " + out.table + " WHERE rowid = ?");
+    st.bind(1, rowId);
+    if (!st.step()) return out;
+    for (std::size_t i = 0; i < def->columns.size(); ++i) {
+        const trace::ColumnDef& c = def->columns[i];
+        const int col = static_cast<int>(i);
+        std::string key(c.name), value;
+        const bool null = sqlite3_column_type(st.get(), col) == SQLITE_NULL;
+        if (c.name == "id") continue;
+        if (endsWith(c.name, "_sid")) {
+            key = key.substr(0, key.size() - 4);
+            value = null ? "(none)" : reader.str(trace::colInt(st.get(), col));
+        } else if (!null && c.doc.substr(0, 5) == "enum ") {
+            std::string_view type = c.doc.substr(5);
+            type = type.substr(0, type.find_first_of(" ;,"));
+            value = std::string(trace::enumName(type, static_cast<int>(trace::colInt(st.get(), col)))) + " (" +
+                    std::to_string(trace::colInt(st.get(), col)) + ")";
+        } else if (!null && endsWith(c.name, "dur_ns")) {
+            value = util::formatDuration(trace::colInt(st.get(), col));
+        } else if (!null && endsWith(c.name, "_bytes")) {
+            value = util::formatBytes(trace::colInt(st.get(), col));
+        } else {
+            value = cellText(st.get(), col);
+        }
+        out.fields.push_back({std::move(key), std::move(value)});
+    }
+    for (const Child& child : kChildren) {
+        if (child.parent != out.table) continue;
+        trace::Statement q(reader.db(), child.sql);
+        q.bind(1, rowId);
+        while (q.step()) out.fields.push_back({cellText(q.get(), 0), cellText(q.get(), 1)});
+    }
+    return out;
+}
+
+}  // namespace cs::engine

@@ -1,0 +1,255 @@
+// The timeline's details pane (every stored column and argument of the selected row), its Shift-drag
+// range table, its collapsible process groups, and where sequence-only work is drawn; offscreen.
+#include "timeline_window_test.h"
+
+#include "app/widgets/filtered_table.h"
+#include "core/ingest/import_files.h"
+#include "core/trace/writer.h"
+#include "trace_query.h"
+
+#include <QApplication>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTest>
+
+#include <map>
+
+using namespace cs::gui;
+namespace demo = cs::test::demo;
+
+namespace {
+class TimelineDetailsTest : public cs::test::TimelineWindowTest {
+protected:
+    const cs::engine::TimelineData& data() const { return *plot()->sources()[0].data; }
+    int laneFrom(cs::engine::LaneSource source) const {
+        for (std::size_t l = 0; l < data().lanes.size(); ++l)
+            if (data().lanes[l].source == source) return static_cast<int>(l);
+        return -1;
+    }
+    // Selects span `index` (in row then time order) of lane `lane` and waits for the details read
+    // from the trace; its row id in `rowId`.
+    QString detailsOfSpan(int lane, std::size_t index, std::int64_t* rowId = nullptr) {
+        std::vector<cs::engine::TimelineItem> items;
+        data().lanes[static_cast<std::size_t>(lane)].spans.query(data().minNs, data().maxNs + 1, 1, items);
+        if (items.size() <= index) return QStringLiteral("(no span %1)").arg(index);
+        TimelineSelection s;
+        s.source = 0;
+        s.lane = lane;
+        s.item = items[index];
+        if (rowId) *rowId = s.item.rowId;
+        plot()->select(s, false);
+        if (!cs::test::waitFor([&] { return window->timeline()->detailsComplete(); }, 10000)) return QStringLiteral("(timed out)");
+        return window->timeline()->details();
+    }
+};
+}  // namespace
+
+TEST_F(TimelineDetailsTest, AWarpLoadShowsEveryStoredColumnItsOptionsAndKernels) {
+    openDemo();
+    const int lane = laneFrom(cs::engine::LaneSource::ModuleLoads);
+    ASSERT_GE(lane, 0);
+    // The second warp.sim load (hash bbbbbbb, block_dim 128) carries an option; select it.
+    std::int64_t rowId = 0;
+    const QString d = detailsOfSpan(lane, 1, &rowId);
+    const std::string load = std::to_string(rowId);
+    // Against the stored row, read here with SQL.
+    const std::string hash = cs::test::text(*cs::trace::TraceReader::open(dir.file("demo.cstrace")),
+                                            "SELECT s.str FROM module_loads m JOIN strings s ON s.id = m.hash_sid WHERE m.id = " + load);
+    ASSERT_FALSE(hash.empty());
+    EXPECT_TRUE(d.contains(QStringLiteral("\nhash: %1").arg(QString::fromStdString(hash)))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\ndevice: cuda:0"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\nblock_dim: 128"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\nresult: compiled ("))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\noption fast_math: True"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\nkernel integrate: k1"))) << d.toStdString();
+    EXPECT_EQ(window->timeline()->bottomTabs()->currentIndex(), 0);
+}
+
+TEST_F(TimelineDetailsTest, AnNvrtcProgramShowsItsOptionsAndInputsInOrder) {
+    using namespace cs::trace;
+    const std::string path = dir.file("nvrtc.cstrace");
+    {
+        TraceWriter w(path);
+        auto ses = w.addSession({.pid = 7, .runtime = w.intern("nvrtc"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 0});
+        auto prog = w.addCudaProgram({.sessionId = ses, .api = CS_CUDA_NVRTC, .startNs = 1000, .durNs = 250'000'000,
+                                      .name = w.intern("saxpy.cu"), .sourceDigest = w.intern("d41d8cd9"), .result = 0,
+                                      .logBytes = 0, .outputBytes = 4096});
+        const char* options[] = {"--gpu-architecture=compute_90", "-default-device", "--std=c++17"};
+        for (int i = 0; i < 3; ++i) w.addCudaProgramOption({.programId = prog, .ordinal = i, .option = w.intern(options[i])});
+        auto link = w.addCudaProgram({.sessionId = ses, .api = CS_CUDA_NVJITLINK, .startNs = 300'000'000, .durNs = 50'000'000,
+                                      .name = w.intern("link")});
+        w.addCudaProgramInput({.programId = link, .ordinal = 0, .kind = w.intern("ptx"), .name = w.intern("saxpy.ptx"), .bytes = 2048});
+        w.finalize();
+    }
+    open(path);
+    const int lane = laneFrom(cs::engine::LaneSource::CudaPrograms);
+    ASSERT_GE(lane, 0);
+    const QString d = detailsOfSpan(lane, 0);
+    EXPECT_TRUE(d.startsWith(QStringLiteral("saxpy.cu\n"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\noption 1: --gpu-architecture=compute_90\noption 2: -default-device\noption 3: --std=c++17")))
+        << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\nsource_digest: d41d8cd9"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\ndur_ns: 250 ms"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\noutput_bytes: 4.00 KiB\n"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\napi: nvrtc ("))) << d.toStdString();
+    // The link's input.
+    const QString link = detailsOfSpan(lane, 1);
+    EXPECT_TRUE(link.contains(QStringLiteral("\ninput 1: ptx saxpy.ptx, 2048 bytes"))) << link.toStdString();
+}
+
+// The range table against a brute-force sum over the spans table, read with SQL.
+TEST_F(TimelineDetailsTest, TheRangeTableEqualsABruteForceSum) {
+    const std::string path = dir.file("synthetic.cstrace");
+    demo::writeSyntheticTrace(path, 4000, 4);
+    open(path);
+    TimelinePlot* p = plot();
+    const cs::engine::TimelineData& d = data();
+    // A band from 30 % to 55 % of the trace, over the second and third lanes (a real Shift-drag).
+    const std::int64_t width = d.maxNs - d.minNs;
+    const std::int64_t from = d.minNs + width * 30 / 100, to = d.minNs + width * 55 / 100;
+    p->showRange(0, d.minNs, d.maxNs);
+    QApplication::processEvents();
+    const QPoint a = p->pixelOf(0, 1, 0, from), b = p->pixelOf(0, 2, 0, to);
+    ASSERT_GE(a.x(), 0);
+    QWidget* w = p->plotWidget();
+    QTest::mousePress(w, Qt::LeftButton, Qt::ShiftModifier, w->mapFrom(p, a));
+    QTest::mouseMove(w, w->mapFrom(p, (a + b) / 2));
+    QTest::mouseMove(w, w->mapFrom(p, b));
+    QTest::mouseRelease(w, Qt::LeftButton, Qt::ShiftModifier, w->mapFrom(p, b));
+    QApplication::processEvents();
+    const TimelineRange& r = p->range();
+    ASSERT_TRUE(r.valid()) << "the Shift-drag selected no range";
+    ASSERT_EQ(r.lanes, (std::vector<int>{1, 2}));
+    EXPECT_EQ(window->timeline()->bottomTabs()->currentIndex(), 1);
+    // Brute force: every span of those lanes' tracks, clipped to the range the band chose.
+    struct Sum {
+        std::size_t count = 0;
+        std::int64_t in = 0, longest = 0;
+    };
+    std::map<std::string, Sum> expected;
+    for (int lane : r.lanes) {
+        const std::int64_t track = d.lanes[static_cast<std::size_t>(lane)].trackId;
+        const std::int64_t off = d.clocks.offsetOf(d.lanes[static_cast<std::size_t>(lane)].sessionId);
+        cs::trace::TraceReader::open(path)->query(
+            "SELECT s.str, p.start_ns, p.dur_ns FROM spans p JOIN strings s ON s.id = p.name_sid WHERE p.track_id = " + std::to_string(track),
+            [&](sqlite3_stmt* st) {
+            const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+            const std::int64_t start = sqlite3_column_int64(st, 1) + off, end = start + sqlite3_column_int64(st, 2);
+            if (!(end > r.summary.t0 && start < r.summary.t1)) return;
+            Sum& s = expected[name];
+            ++s.count;
+            s.in += std::min(end, r.summary.t1) - std::max(start, r.summary.t0);
+            s.longest = std::max(s.longest, end - start);
+        });
+    }
+    ASSERT_FALSE(expected.empty());
+    ASSERT_EQ(r.summary.rows.size(), expected.size());
+    std::size_t spans = 0;
+    for (const cs::engine::RangeNameRow& n : r.summary.rows) {
+        const std::string name(d.str(n.name));
+        ASSERT_TRUE(expected.count(name)) << name;
+        EXPECT_EQ(n.count, expected[name].count) << name;
+        EXPECT_EQ(n.inRangeNs, expected[name].in) << name;
+        EXPECT_EQ(n.longestNs, expected[name].longest) << name;
+        spans += n.count;
+    }
+    EXPECT_EQ(r.summary.spans, spans);
+    // The table shows the same rows, most time in range first.
+    QAbstractItemModel* m = window->timeline()->rangeTable()->proxy();
+    ASSERT_EQ(m->rowCount(), static_cast<int>(expected.size()));
+    EXPECT_EQ(m->index(0, 0).data().toString().toStdString(), std::string(d.str(r.summary.rows.front().name)));
+    EXPECT_TRUE(window->timeline()->rangeHeadline().contains(QStringLiteral("over 2 lanes: %1 spans").arg(spans)))
+        << window->timeline()->rangeHeadline().toStdString();
+}
+
+TEST_F(TimelineDetailsTest, ACollapsedGroupHidesItsTracksAndAClickBringsThemBack) {
+    openDemo();
+    TimelinePlot* p = plot();
+    const cs::engine::TimelineData& d = data();
+    ASSERT_EQ(p->groupCount(), 3) << "julia, warp and nvrtc sessions";
+    const int rows = p->rowCount();
+    int warp = -1;
+    for (int g = 0; g < p->groupCount(); ++g)
+        if (p->groupLabel(g).startsWith(QStringLiteral("warp pid 200"))) warp = g;
+    ASSERT_GE(warp, 0);
+    std::vector<int> warpLanes;
+    for (std::size_t l = 0; l < d.lanes.size(); ++l)
+        if (d.lanes[l].process.rfind("warp pid 200", 0) == 0) warpLanes.push_back(static_cast<int>(l));
+    ASSERT_FALSE(warpLanes.empty());
+    for (int l : warpLanes) EXPECT_TRUE(p->laneShown(0, l));
+    p->replot();
+    const std::size_t drawnExpanded = p->lastPaintItems();
+    // A click on the group's header collapses it.
+    QWidget* w = p->plotWidget();
+    QTest::mouseClick(w, Qt::LeftButton, Qt::NoModifier, w->mapFrom(p, p->groupHeaderPixel(warp)));
+    QApplication::processEvents();
+    EXPECT_TRUE(p->groupCollapsed(warp));
+    for (int l : warpLanes) EXPECT_FALSE(p->laneShown(0, l)) << "lane " << l << " still shown";
+    EXPECT_EQ(p->rowCount(), rows - static_cast<int>(warpLanes.size()));
+    p->replot();
+    EXPECT_LT(p->lastPaintItems(), drawnExpanded);
+    // The other groups keep their lanes.
+    for (std::size_t l = 0; l < d.lanes.size(); ++l) {
+        if (std::find(warpLanes.begin(), warpLanes.end(), static_cast<int>(l)) == warpLanes.end()) {
+            EXPECT_TRUE(p->laneShown(0, static_cast<int>(l)));
+        }
+    }
+    // A live refresh (the same trace again) keeps it collapsed; another click expands it.
+    std::vector<TimelineSource> again = p->sources();
+    p->setSources(std::move(again), true);
+    EXPECT_TRUE(p->groupCollapsed(warp));
+    QTest::mouseClick(w, Qt::LeftButton, Qt::NoModifier, w->mapFrom(p, p->groupHeaderPixel(warp)));
+    QApplication::processEvents();
+    EXPECT_FALSE(p->groupCollapsed(warp));
+    EXPECT_EQ(p->rowCount(), rows);
+}
+
+// A Warp log has durations but no timestamps: laid end to end, its work must not be drawn under the
+// recorded lanes as if it ran at the same time.
+TEST_F(TimelineDetailsTest, ASequenceOnlySessionDoesNotOverlapClockedLanes) {
+    demo::writeDemoTrace(dir.file("recorded.cstrace"));
+    const std::string merged = dir.file("merged.cstrace");
+    cs::ingest::importFiles({.inputs = {dir.file("recorded.cstrace"),
+                                        std::string(COMPILESCOPE_SOURCE_DIR) + "/resources/demo/warp-verbose.log"},
+                             .output = merged, .forcedFormat = "", .overwrite = false});
+    open(merged);
+    const cs::engine::TimelineData& d = data();
+    ASSERT_TRUE(d.sequenceFromNs.has_value());
+    std::int64_t clockedEnd = d.minNs, sequenceStart = d.maxNs;
+    int sequenceLanes = 0;
+    for (const cs::engine::TimelineLane& l : d.lanes) {
+        if (l.spans.spanCount() == 0) continue;
+        if (l.process.find("(durations only") != std::string::npos) {
+            ++sequenceLanes;
+            sequenceStart = std::min(sequenceStart, l.spans.minNs());
+        } else {
+            clockedEnd = std::max(clockedEnd, l.spans.maxNs());
+        }
+    }
+    ASSERT_GT(sequenceLanes, 0);
+    EXPECT_GT(sequenceStart, clockedEnd) << "sequence-only work drawn under the clocked lanes";
+    EXPECT_EQ(sequenceStart, *d.sequenceFromNs);
+    // Fit all shows both.
+    plot()->fitAll();
+    auto [a, b] = plot()->visibleRangeNs();
+    EXPECT_LE(a, d.minNs);
+    EXPECT_GE(b, d.maxNs);
+}
+
+// The legend names what the colours on screen mean, and only what is on screen.
+TEST_F(TimelineDetailsTest, TheLegendNamesTheColoursDrawn) {
+    openDemo();
+    plot()->fitAll();
+    QApplication::processEvents();
+    const QStringList all = window->timeline()->legendEntries();
+    EXPECT_TRUE(all.contains(QStringLiteral("compile"))) << all.join(QLatin1Char(',')).toStdString();
+    EXPECT_TRUE(all.contains(QStringLiteral("cache miss"))) << all.join(QLatin1Char(',')).toStdString();
+    // Collapse every group but NVRTC's: the legend shrinks to what is still drawn.
+    for (int g = 0; g < plot()->groupCount(); ++g)
+        plot()->setGroupCollapsed(g, !plot()->groupLabel(g).startsWith(QStringLiteral("nvrtc pid 300")));
+    QApplication::processEvents();
+    const QStringList some = window->timeline()->legendEntries();
+    EXPECT_FALSE(some.contains(QStringLiteral("cache miss"))) << some.join(QLatin1Char(',')).toStdString();
+    EXPECT_LT(some.size(), all.size());
+    EXPECT_FALSE(some.isEmpty());
+}
