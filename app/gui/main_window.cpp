@@ -183,6 +183,29 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_overview, &OverviewView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_findings, &FindingsView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
+    // A cache-lookup mark and its Cache row lead to each other.
+    connect(m_timeline, &TimelineView::openLookup, this, [this](int source, std::int64_t lookupId) {
+        for (int i = 0; i < static_cast<int>(m_docs.size()); ++i)
+            if (timelineSourceOf(i) == source) setCurrentDocument(i);
+        m_tabs->setCurrentWidget(m_cache);
+        m_cache->showLookup(lookupId);
+    });
+    connect(m_cache, &CacheView::timelineRequested, this, [this](std::int64_t lookupId) {
+        const int source = timelineSourceOf(m_current);
+        if (source < 0) return;
+        const TimelineSource& src = m_timeline->plot()->sources()[static_cast<std::size_t>(source)];
+        for (std::size_t m = 0; m < src.data->marks.size(); ++m)
+            if (auto mark = src.data->marks[m].lookups.find(lookupId)) {
+                TimelineSelection sel;
+                sel.source = source;
+                sel.marks = static_cast<int>(m);
+                sel.mark = *mark;
+                m_tabs->setCurrentWidget(m_timeline);
+                m_timeline->plot()->select(sel, true);
+                return;
+            }
+        m_status->setText(QStringLiteral("Lookup %1 has no mark on the timeline (no timestamp)").arg(lookupId));
+    });
     connect(m_search, &SearchView::rowActivated, this, [this](const SearchRow& r) {
         TimelineSelection sel;
         sel.source = r.source;

@@ -405,6 +405,8 @@ bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
         return true;
     case Qt::Key_0:
     case Qt::Key_Home: fitAll(); return true;
+    case Qt::Key_Return:
+    case Qt::Key_Enter: emit selectionActivated(); return true;
     case Qt::Key_PageDown:
     case Qt::Key_PageUp: {
         const double size = m_plot->yAxis->range().size();
@@ -530,8 +532,24 @@ TimelineSelection TimelinePlot::hitAt(QPoint pos) const {
 
 void TimelinePlot::select(const TimelineSelection& s, bool follow) {
     m_selection = s;
-    if (follow && s.valid() && s.lane >= 0) showRange(s.source, s.item.startNs, s.item.endNs);
-    else replot();
+    if (follow && s.valid() && s.lane >= 0) {
+        showRange(s.source, s.item.startNs, s.item.endNs);
+    } else if (follow && s.valid()) {
+        // A mark has no width: centre it, keeping the zoom, and bring its row into view.
+        const double k = keyOf(s.source, s.mark.tsNs), half = m_plot->xAxis->range().size() / 2;
+        m_plot->xAxis->setRange(k - half, k + half);
+        for (const Row& row : m_rows)
+            if (row.source == s.source && row.lane < 0 && row.marks == s.marks) {
+                const QCPRange y = m_plot->yAxis->range();
+                if (row.y0 < y.lower || row.y0 + 1 > y.upper) {
+                    m_fittedRows = false;
+                    m_plot->yAxis->setRange(row.y0 - 1, row.y0 - 1 + y.size());
+                }
+            }
+        replot();
+    } else {
+        replot();
+    }
     emit selectionChanged();
 }
 

@@ -127,6 +127,7 @@ signals:
     void selectionChanged();
     void rangeChanged();
     void rangeSelected();
+    void selectionActivated();  // Enter on the plot: open what is selected where it is explained
     void replotted();
 
 protected:

@@ -8,6 +8,7 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTreeView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <map>
@@ -34,12 +35,27 @@ CacheView::CacheView(QWidget* parent)
     split->addWidget(top);
     split->addWidget(bottom);
     split->setStretchFactor(1, 2);
+    m_showInTimeline = new QToolButton(this);
+    m_showInTimeline->setText(QStringLiteral("Show in timeline"));
+    m_showInTimeline->setToolTip(QStringLiteral("The selected lookup's mark on the timeline (Enter or a double click on the row)"));
+    m_showInTimeline->setEnabled(false);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(boundedVerdictBox(m_verdict, this));
+    layout->addWidget(m_showInTimeline, 0, Qt::AlignRight);
     layout->addWidget(split, 1);
     m_details->setHtml(QStringLiteral("<p>Select a lookup: a miss shows the key components that moved, before and after.</p>"));
     connect(m_lookupTable, &FilteredTable::current, this, [this](const QModelIndex& i) {
-        if (const CacheLookupRow* r = m_lookups->rowAt(i.row())) m_details->setHtml(missDetailsHtml(*r));
+        if (const CacheLookupRow* r = m_lookups->rowAt(i.row())) {
+            m_details->setHtml(missDetailsHtml(*r));
+            m_selected = r->l().id;
+            m_showInTimeline->setEnabled(true);
+        }
+    });
+    connect(m_lookupTable, &FilteredTable::activated, this, [this](const QModelIndex& i) {
+        if (const CacheLookupRow* r = m_lookups->rowAt(i.row())) emit timelineRequested(r->l().id);
+    });
+    connect(m_showInTimeline, &QToolButton::clicked, this, [this] {
+        if (m_selected >= 0) emit timelineRequested(m_selected);
     });
     connect(issues, &FilteredTable::current, this, [this](const QModelIndex& i) {
         if (const CacheIssueRow* r = m_issues->rowAt(i.row()); r && m_analysis && r->lookup < m_analysis->facts.lookups.size())
@@ -90,6 +106,8 @@ bool CacheView::showLookup(std::int64_t id) {
         if (m_lookups->rowAt(r)->l().id == id) {
             m_lookupTable->selectSource(m_lookups->index(r, 0));
             m_details->setHtml(missDetailsHtml(*m_lookups->rowAt(r)));
+            m_selected = id;
+            m_showInTimeline->setEnabled(true);
             return true;
         }
     return false;

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QLabel;
+class QToolButton;
 class QTextBrowser;
 
 namespace cs::gui {
@@ -27,6 +28,13 @@ public:
     QString details() const;
     // Selects the lookup with cache_lookups.id == id (a finding's evidence row).
     bool showLookup(std::int64_t id);
+    // cache_lookups.id of the selected lookup; -1 when none.
+    std::int64_t selectedLookup() const { return m_selected; }
+    QToolButton* showInTimelineButton() const { return m_showInTimeline; }
+
+signals:
+    // "Show in timeline" (or Enter / a double click on a lookup): its mark on the timeline.
+    void timelineRequested(std::int64_t lookupId);
 
 private:
     QLabel* m_verdict;
@@ -36,6 +44,8 @@ private:
     FilteredTable* m_lookupTable;
     QTextBrowser* m_details;
     std::shared_ptr<const engine::CacheAnalysis> m_analysis;
+    QToolButton* m_showInTimeline;
+    std::int64_t m_selected = -1;
 };
 
 }  // namespace cs::gui

@@ -98,6 +98,17 @@ TimelineView::TimelineView(QWidget* parent)
     rangeLayout->addWidget(m_rangeTable, 1);
     connect(m_plot, &TimelinePlot::rangeSelected, this, &TimelineView::showRange);
 
+    // A cache-lookup mark leads to its row in the Cache view (which leads back, "Show in timeline").
+    m_openInCache = button(QStringLiteral("Open in Cache"), QStringLiteral("Show this lookup in the Cache view: why it missed, "
+                                                                           "what moved (Enter on the timeline)"), this);
+    m_openInCache->setVisible(false);
+    auto open = [this] {
+        const TimelineSelection& s = m_plot->selection();
+        if (s.valid() && s.lane < 0 && s.mark.count == 1) emit openLookup(s.source, s.mark.rowId);
+    };
+    connect(m_openInCache, &QToolButton::clicked, this, open);
+    connect(m_plot, &TimelinePlot::selectionActivated, this, open);
+    m_tabs->setCornerWidget(m_openInCache, Qt::TopRightCorner);
     m_tabs->addTab(m_details, QStringLiteral("Details"));
     m_tabs->addTab(rangePage, QStringLiteral("Range"));
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -121,6 +132,7 @@ void TimelineView::showSelection() {
     m_details->setPlainText(m_plot->selectionText());
     m_tabs->setCurrentWidget(m_details);
     const TimelineSelection& s = m_plot->selection();
+    m_openInCache->setVisible(s.valid() && s.lane < 0 && s.mark.count == 1);
     m_detailsComplete = true;
     if (!s.valid()) return;
     const TimelineSource& src = m_plot->sources()[static_cast<std::size_t>(s.source)];

@@ -12,6 +12,7 @@ class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
+class QToolButton;
 
 namespace cs::gui {
 
@@ -43,6 +44,11 @@ public:
     void setLossText(const QString& text);
     QString lossBanner() const;
     bool followSelection() const;
+    QToolButton* openInCacheButton() const { return m_openInCache; }
+
+signals:
+    // "Open in Cache" on a selected cache-lookup mark: source and cache_lookups.id.
+    void openLookup(int source, std::int64_t lookupId);
 
 private:
     void updateStatus();
@@ -58,6 +64,7 @@ private:
     FilteredTable* m_rangeTable;
     QLabel* m_rangeHeadline;
     QLabel* m_legend;
+    QToolButton* m_openInCache;
     QString m_legendHtml;
     QCheckBox* m_follow;
     QLabel* m_status;

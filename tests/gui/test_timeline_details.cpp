@@ -2,6 +2,7 @@
 // range table, its collapsible process groups, and where sequence-only work is drawn; offscreen.
 #include "timeline_window_test.h"
 
+#include "app/widgets/cache_view.h"
 #include "app/widgets/filtered_table.h"
 #include "core/ingest/import_files.h"
 #include "core/trace/writer.h"
@@ -11,6 +12,7 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
 
 #include <map>
 
@@ -252,4 +254,55 @@ TEST_F(TimelineDetailsTest, TheLegendNamesTheColoursDrawn) {
     EXPECT_FALSE(some.contains(QStringLiteral("cache miss"))) << some.join(QLatin1Char(',')).toStdString();
     EXPECT_LT(some.size(), all.size());
     EXPECT_FALSE(some.isEmpty());
+}
+
+// A miss mark leads to its row in the Cache view, and the Cache row back to the mark.
+TEST_F(TimelineDetailsTest, AMissMarkOpensItsCacheRowAndTheRowLeadsBack) {
+    openDemo();
+    const cs::engine::TimelineData& d = data();
+    // The first missed lookup on the timeline.
+    TimelineSelection miss;
+    for (std::size_t m = 0; m < d.marks.size() && !miss.valid(); ++m) {
+        std::vector<cs::engine::MarkItem> marks;
+        d.marks[m].lookups.query(d.minNs, d.maxNs + 1, 1, marks);
+        for (const cs::engine::MarkItem& it : marks)
+            if (it.flagged && it.count == 1) {
+                miss.source = 0;
+                miss.marks = static_cast<int>(m);
+                miss.mark = it;
+                break;
+            }
+    }
+    ASSERT_TRUE(miss.valid()) << "the demo has a missed lookup";
+    plot()->select(miss, false);
+    EXPECT_TRUE(window->timeline()->openInCacheButton()->isVisible());
+    // Enter on the timeline opens it in Cache.
+    QTest::keyClick(plot()->plotWidget(), Qt::Key_Return);
+    QApplication::processEvents();
+    ASSERT_EQ(window->tabs()->currentWidget(), window->cache());
+    EXPECT_EQ(window->cache()->selectedLookup(), miss.mark.rowId);
+    EXPECT_TRUE(window->cache()->details().contains(QStringLiteral("moved")) ||
+                window->cache()->details().contains(QStringLiteral("first")))
+        << window->cache()->details().toStdString();
+    // Back: another lookup's "Show in timeline" selects its mark, centred.
+    plot()->select({}, false);
+    window->cache()->showInTimelineButton()->click();
+    QApplication::processEvents();
+    ASSERT_EQ(window->tabs()->currentWidget(), window->timeline());
+    const TimelineSelection& back = plot()->selection();
+    ASSERT_TRUE(back.valid());
+    EXPECT_EQ(back.lane, -1);
+    EXPECT_EQ(back.mark.rowId, miss.mark.rowId);
+    auto [a, b] = plot()->visibleRangeNs();
+    EXPECT_NEAR(static_cast<double>(a + b) / 2, static_cast<double>(miss.mark.tsNs), static_cast<double>(b - a) * 0.01);
+    // A span has no Cache row: the button hides.
+    std::vector<cs::engine::TimelineItem> items;
+    d.lanes[0].spans.query(d.minNs, d.maxNs + 1, 1, items);
+    ASSERT_FALSE(items.empty());
+    TimelineSelection span;
+    span.source = 0;
+    span.lane = 0;
+    span.item = items.front();
+    plot()->select(span, false);
+    EXPECT_FALSE(window->timeline()->openInCacheButton()->isVisible());
 }

@@ -211,6 +211,15 @@ void MarkIndex::finish() {
     std::vector<Pending>().swap(m_pending);
 }
 
+std::optional<MarkItem> MarkIndex::find(std::int64_t rowId) const {
+    for (std::size_t i = 0; i < m_rowId.size(); ++i)
+        if (m_rowId[i] == rowId) {
+            const std::uint32_t flagged = m_flaggedBefore[i + 1] - m_flaggedBefore[i];
+            return MarkItem{m_ts[i], m_rowId[i], m_label[i], 1, flagged};
+        }
+    return std::nullopt;
+}
+
 void MarkIndex::query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, std::vector<MarkItem>& out) const {
     bucketNs = std::max<std::int64_t>(bucketNs, 1);
     auto i = static_cast<std::size_t>(std::lower_bound(m_ts.begin(), m_ts.end(), t0) - m_ts.begin());

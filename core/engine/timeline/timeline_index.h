@@ -189,6 +189,8 @@ public:
     std::size_t allocatedBytes() const;
     std::int64_t minNs() const { return m_ts.empty() ? 0 : m_ts.front(); }
     void shift(std::int64_t deltaNs);  // moves every instant (see TimelineIndex::shift)
+    // The instant whose source row is `rowId` (count 1), if any: a linear scan, for one click.
+    std::optional<MarkItem> find(std::int64_t rowId) const;
     std::int64_t maxNs() const { return m_ts.empty() ? 0 : m_ts.back(); }
 
 private:
