@@ -15,6 +15,7 @@
 #include "app/widgets/modules_view.h"
 #include "app/widgets/overview_view.h"
 #include "app/widgets/search_view.h"
+#include "app/widgets/shortcuts_help.h"
 #include "app/widgets/timeline_view.h"
 
 #include <QApplication>
@@ -183,6 +184,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_overview, &OverviewView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_findings, &FindingsView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_timeline->plot(), &TimelinePlot::helpRequested, this, &MainWindow::showShortcuts);
     // A cache-lookup mark and its Cache row lead to each other.
     connect(m_timeline, &TimelineView::openLookup, this, [this](int source, std::int64_t lookupId) {
         for (int i = 0; i < static_cast<int>(m_docs.size()); ++i)
@@ -252,6 +254,14 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     view->addAction(QStringLiteral("Fit timeline"), this, [this] { m_timeline->plot()->fitAll(); });
     view->addAction(QStringLiteral("Find…"), QKeySequence::Find, this, [this] { m_searchBox->setFocus(); });
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&Keyboard shortcuts (?)"), this, &MainWindow::showShortcuts);
+}
+
+void MainWindow::showShortcuts() {
+    if (!m_shortcuts) m_shortcuts = new ShortcutsHelp(this);
+    m_shortcuts->show();
+    m_shortcuts->raise();
 }
 
 void MainWindow::publishFindings(int docId, FindingsPtr findings) {

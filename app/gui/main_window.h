@@ -26,6 +26,7 @@ class QThread;
 namespace cs::gui {
 
 class CacheView;
+class ShortcutsHelp;
 class FindingsView;
 class InvalidationsView;
 class ModulesView;
@@ -54,6 +55,9 @@ public:
     FindingsView* findings() const { return m_findings; }
     SearchView* search() const { return m_search; }
     CacheView* cache() const { return m_cache; }
+    // The keyboard help ("?" on the timeline, Help menu); nullptr until first shown.
+    void showShortcuts();
+    ShortcutsHelp* shortcutsHelp() const { return m_shortcuts; }
     ModulesView* modules() const { return m_modules; }
     InvalidationsView* invalidations() const { return m_invalidations; }
     QWidget* view(const QString& tabName) const;
@@ -99,6 +103,7 @@ private:
     TraceLoader* m_loader;
     std::vector<TraceDocument> m_docs;
     int m_current = -1;
+    ShortcutsHelp* m_shortcuts = nullptr;
     QTabWidget* m_tabs;
     OverviewView* m_overview;
     TimelineView* m_timeline;

@@ -407,6 +407,7 @@ bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
     case Qt::Key_Home: fitAll(); return true;
     case Qt::Key_Return:
     case Qt::Key_Enter: emit selectionActivated(); return true;
+    case Qt::Key_Question: emit helpRequested(); return true;
     case Qt::Key_PageDown:
     case Qt::Key_PageUp: {
         const double size = m_plot->yAxis->range().size();

@@ -128,6 +128,7 @@ signals:
     void rangeChanged();
     void rangeSelected();
     void selectionActivated();  // Enter on the plot: open what is selected where it is explained
+    void helpRequested();       // "?" on the plot
     void replotted();
 
 protected:

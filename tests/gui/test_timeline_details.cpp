@@ -4,6 +4,7 @@
 
 #include "app/widgets/cache_view.h"
 #include "app/widgets/filtered_table.h"
+#include "app/widgets/shortcuts_help.h"
 #include "core/ingest/import_files.h"
 #include "core/trace/writer.h"
 #include "trace_query.h"
@@ -305,4 +306,28 @@ TEST_F(TimelineDetailsTest, AMissMarkOpensItsCacheRowAndTheRowLeadsBack) {
     span.item = items.front();
     plot()->select(span, false);
     EXPECT_FALSE(window->timeline()->openInCacheButton()->isVisible());
+}
+
+// "?" on the timeline shows the keyboard help, and the keys it lists for moving the view move it.
+TEST_F(TimelineDetailsTest, QuestionMarkShowsTheShortcutsThePlotAnswers) {
+    openDemo();
+    QWidget* w = plot()->plotWidget();
+    EXPECT_EQ(window->shortcutsHelp(), nullptr);
+    QTest::keyClick(w, Qt::Key_Question);
+    QApplication::processEvents();
+    ASSERT_NE(window->shortcutsHelp(), nullptr);
+    EXPECT_TRUE(window->shortcutsHelp()->isVisible());
+    const QString help = window->shortcutsHelp()->text();
+    for (const char* keys : {"W / S, mouse wheel: ", "A / D, drag: ", "F: ", "0, Home: ", "Page Up / Page Down: ", "Enter: ",
+                             "Shift + drag: ", "?: "})
+        EXPECT_TRUE(help.contains(QLatin1String(keys))) << keys << " missing from\n" << help.toStdString();
+    for (Qt::Key key : {Qt::Key_W, Qt::Key_S, Qt::Key_A, Qt::Key_D}) {
+        const auto before = plot()->visibleRangeNs();
+        QTest::keyClick(w, key);
+        EXPECT_NE(plot()->visibleRangeNs(), before) << "key " << key << " did not move the view";
+    }
+    QTest::keyClick(w, Qt::Key_W);
+    const auto moved = plot()->visibleRangeNs();
+    QTest::keyClick(w, Qt::Key_0);
+    EXPECT_NE(plot()->visibleRangeNs(), moved) << "0 did not fit everything";
 }
