@@ -26,6 +26,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -92,8 +93,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_searchTimer->setSingleShot(true);
     m_searchTimer->setInterval(250);
     connect(m_searchBox, &QLineEdit::textChanged, m_searchTimer, qOverload<>(&QTimer::start));
-    connect(m_searchBox, &QLineEdit::returnPressed, this, &MainWindow::runSearch);
-    connect(m_searchTimer, &QTimer::timeout, this, &MainWindow::runSearch);
+    connect(m_searchBox, &QLineEdit::returnPressed, this, [this] { runSearch(true); });
+    m_searchBox->installEventFilter(this);
+    connect(m_searchTimer, &QTimer::timeout, this, [this] { runSearch(false); });  // typing: outline, do not jump
     connect(m_traceChooser, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::setCurrentDocument);
 
     m_cancel->setText(QStringLiteral("Cancel"));
@@ -435,15 +437,44 @@ void MainWindow::activateFinding(int index) {
     }
 }
 
-void MainWindow::runSearch() {
+void MainWindow::runSearch(bool jump) {
     m_searchTimer->stop();
     QString needle = m_searchBox->text().trimmed();
     if (needle.isEmpty()) return;
     std::vector<SearchInput> inputs;
     for (const TraceDocument& d : m_docs)
         if (d.timeline) inputs.push_back({d.label, d.timeline});
-    m_search->setResults(needle, searchNames(inputs, needle));
-    m_tabs->setCurrentWidget(m_search);
+    auto rows = searchNames(inputs, needle);
+    m_search->setResults(needle, rows);
+    if (m_tabs->currentWidget() != m_timeline) {
+        m_tabs->setCurrentWidget(m_search);
+        return;
+    }
+    // On the timeline, as in Perfetto: the hits are outlined there, and Enter steps through them.
+    std::vector<TimelineSelection> hits;
+    for (const SearchRow& r : *rows) {
+        TimelineSelection sel;
+        sel.source = r.source;
+        sel.lane = r.lane_index;
+        sel.item = r.item;
+        hits.push_back(sel);
+    }
+    m_timeline->setSearchHits(needle, std::move(hits));
+    if (jump && !m_timeline->stepHit(+1)) m_status->setText(QStringLiteral("No match for \"%1\" on the timeline").arg(needle));
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // Enter / Shift+Enter in the search box step through the timeline's hits of the same text.
+    if (watched == m_searchBox && event->type() == QEvent::KeyPress) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && m_tabs->currentWidget() == m_timeline &&
+            m_timeline->searchNeedle() == m_searchBox->text().trimmed() && m_timeline->hitCount() > 0) {
+            m_searchTimer->stop();
+            m_timeline->stepHit(key->modifiers() & Qt::ShiftModifier ? -1 : +1);
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 QWidget* MainWindow::view(const QString& tabName) const {
@@ -552,7 +583,7 @@ void MainWindow::takeScreenshots(const QString& dir, std::function<void()> done)
             m_tabs->setCurrentIndex(i);
             if (m_tabs->widget(i) == m_search && m_searchBox->text().isEmpty()) {
                 m_searchBox->setText(QStringLiteral("compile"));
-                runSearch();
+                runSearch(false);
             }
             QApplication::processEvents();
             if (m_tabs->widget(i) == m_timeline) m_timeline->plot()->replot();

@@ -81,6 +81,7 @@ signals:
     void reportWritten(const QString& path, const QString& error);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -96,7 +97,7 @@ private:
     void refreshTimeline(bool keepView = false);
     void updateProgressUi();
     int timelineSourceOf(int docIndex) const;
-    void runSearch();
+    void runSearch(bool jump);  // jump: select the first hit when on the timeline (Enter), not while typing
     void exportPlot(bool svg);
     void writeInBackground(const QString& path, std::function<void(std::ostream&)> write);
 

@@ -64,6 +64,13 @@ int TimelinePlot::rowAtValue(double v) const {
     return -1;
 }
 
+void TimelinePlot::setHighlights(const std::vector<TimelineSelection>& hits) {
+    m_highlights.clear();
+    for (const TimelineSelection& h : hits)
+        if (h.valid() && h.lane >= 0) m_highlights.insert(QStringLiteral("%1:%2:%3").arg(h.source).arg(h.lane).arg(h.item.rowId));
+    replot();
+}
+
 void TimelinePlot::selectRange(QPoint a, QPoint b) {
     m_range = {};
     const double va = m_plot->yAxis->pixelToCoord(a.y()), vb = m_plot->yAxis->pixelToCoord(b.y());

@@ -196,6 +196,7 @@ void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh)
     m_sources = std::move(sources);
     m_selection = {};
     m_range = {};
+    if (!keep) m_highlights.clear();
     layoutRows();
     if (!keep) {
         fitAll();
@@ -463,7 +464,9 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             QColor fill = categoryColor(it.category);
             if (it.category < 32) m_lanes->categories |= 1u << it.category;
             if (it.count > 1) fill.setAlpha(120);
-            canvas.rect(rect, fill, selected ? QColor(Qt::black) : QColor());
+            const bool hit = !m_highlights.isEmpty() && it.count == 1 &&
+                             m_highlights.contains(QStringLiteral("%1:%2:%3").arg(row.source).arg(row.lane).arg(it.rowId));
+            canvas.rect(rect, fill, selected ? QColor(Qt::black) : hit ? QColor(0xff, 0x6f, 0x00) : QColor());
             if (rect.width() > 30) {
                 QString label = it.count > 1 ? QStringLiteral("%1 items").arg(it.count)
                                              : qs(m_sources[static_cast<std::size_t>(row.source)].data->str(it.name));

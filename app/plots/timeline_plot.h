@@ -100,6 +100,10 @@ public:
     // Whether lane `lane` of `source` has a row on screen (its group is expanded).
     bool laneShown(int source, int lane) const;
 
+    // Search hits (spans) drawn with an orange outline until replaced; a new set of sources clears them.
+    void setHighlights(const std::vector<TimelineSelection>& hits);
+    std::size_t highlightCount() const { return m_highlights.size(); }
+
     // The range table of a Shift-drag from widget position `a` to `b` (both corners of the band).
     void selectRange(QPoint a, QPoint b);
     const TimelineRange& range() const { return m_range; }
@@ -176,6 +180,7 @@ private:
     TimelineRange m_range;
     std::vector<Group> m_groups;
     QSet<QString> m_collapsed;  // groupKey()s of collapsed groups
+    QSet<QString> m_highlights;  // "source:lane:rowId" of search hits
     QPoint m_pressPos;
     QPoint m_hoverPos{-1, -1};  // last mouse position over the plot; (-1, -1) when outside
 };

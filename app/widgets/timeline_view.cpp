@@ -173,6 +173,23 @@ void TimelineView::showRange() {
     m_tabs->setCurrentIndex(1);
 }
 
+void TimelineView::setSearchHits(const QString& needle, std::vector<TimelineSelection> hits) {
+    m_needle = needle;
+    m_hits = std::move(hits);
+    m_hit = -1;
+    m_plot->setHighlights(m_hits);
+}
+
+bool TimelineView::stepHit(int delta) {
+    if (m_hits.empty()) return false;
+    const int n = static_cast<int>(m_hits.size());
+    m_hit = m_hit < 0 ? (delta >= 0 ? 0 : n - 1) : ((m_hit + delta) % n + n) % n;
+    m_plot->select(m_hits[static_cast<std::size_t>(m_hit)], true);
+    m_details->setPlainText(QStringLiteral("match %1 of %2 for \"%3\" (Enter: next, Shift+Enter: previous)\n\n")
+                                .arg(m_hit + 1).arg(n).arg(m_needle) + m_details->toPlainText());
+    return true;
+}
+
 QString TimelineView::rangeHeadline() const { return m_rangeHeadline->text(); }
 
 void TimelineView::updateStatus() {

@@ -45,6 +45,13 @@ public:
     QString lossBanner() const;
     bool followSelection() const;
     QToolButton* openInCacheButton() const { return m_openInCache; }
+    // Search hits on the timeline: outlined, and stepped through with Enter / Shift+Enter in the
+    // search box (stepHit(+1 / -1)), each selected and brought into view.
+    void setSearchHits(const QString& needle, std::vector<TimelineSelection> hits);
+    const QString& searchNeedle() const { return m_needle; }
+    bool stepHit(int delta);  // false without hits
+    int currentHit() const { return m_hit; }
+    int hitCount() const { return static_cast<int>(m_hits.size()); }
 
 signals:
     // "Open in Cache" on a selected cache-lookup mark: source and cache_lookups.id.
@@ -65,6 +72,9 @@ private:
     QLabel* m_rangeHeadline;
     QLabel* m_legend;
     QToolButton* m_openInCache;
+    QString m_needle;
+    std::vector<TimelineSelection> m_hits;
+    int m_hit = -1;
     QString m_legendHtml;
     QCheckBox* m_follow;
     QLabel* m_status;

@@ -4,6 +4,7 @@
 
 #include "app/widgets/cache_view.h"
 #include "app/widgets/filtered_table.h"
+#include "app/widgets/search_view.h"
 #include "app/widgets/shortcuts_help.h"
 #include "core/ingest/import_files.h"
 #include "core/trace/writer.h"
@@ -12,6 +13,7 @@
 #include <QApplication>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
+#include <QLineEdit>
 #include <QTest>
 #include <QToolButton>
 
@@ -330,4 +332,37 @@ TEST_F(TimelineDetailsTest, QuestionMarkShowsTheShortcutsThePlotAnswers) {
     const auto moved = plot()->visibleRangeNs();
     QTest::keyClick(w, Qt::Key_0);
     EXPECT_NE(plot()->visibleRangeNs(), moved) << "0 did not fit everything";
+}
+
+// On the timeline, a search outlines its hits; Enter steps to the next, Shift+Enter to the previous.
+TEST_F(TimelineDetailsTest, SearchHitsAreOutlinedAndEnterStepsThroughThem) {
+    openDemo();
+    QLineEdit* box = window->searchBox();
+    box->setText(QStringLiteral("gradient"));
+    QTest::keyClick(box, Qt::Key_Return);
+    QApplication::processEvents();
+    ASSERT_EQ(window->tabs()->currentWidget(), window->timeline()) << "the search stays on the timeline";
+    TimelineView* t = window->timeline();
+    const int n = t->hitCount();
+    ASSERT_GE(n, 3) << "the demo has several 'gradient' spans";
+    EXPECT_EQ(plot()->highlightCount(), static_cast<std::size_t>(n));
+    EXPECT_EQ(t->currentHit(), 0);
+    auto selectedName = [&] { return std::string(data().str(plot()->selection().item.name)); };
+    EXPECT_NE(selectedName().find("gradient"), std::string::npos) << selectedName();
+    const std::int64_t first = plot()->selection().item.rowId;
+    QTest::keyClick(box, Qt::Key_Return);
+    EXPECT_EQ(t->currentHit(), 1);
+    EXPECT_NE(plot()->selection().item.rowId, first);
+    EXPECT_NE(selectedName().find("gradient"), std::string::npos) << selectedName();
+    QTest::keyClick(box, Qt::Key_Return, Qt::ShiftModifier);
+    EXPECT_EQ(t->currentHit(), 0);
+    EXPECT_EQ(plot()->selection().item.rowId, first);
+    QTest::keyClick(box, Qt::Key_Return, Qt::ShiftModifier);
+    EXPECT_EQ(t->currentHit(), n - 1) << "Shift+Enter wraps to the last hit";
+    EXPECT_TRUE(t->details().startsWith(QStringLiteral("match %1 of %2 for \"gradient\"").arg(n).arg(n))) << t->details().toStdString();
+    // Elsewhere, the search shows its table as before.
+    window->tabs()->setCurrentWidget(window->cache());
+    box->setText(QStringLiteral("compile"));
+    QTest::keyClick(box, Qt::Key_Return);
+    EXPECT_EQ(window->tabs()->currentWidget(), static_cast<QWidget*>(window->search()));
 }
