@@ -7,6 +7,7 @@
 #include "app/models/invalidation_models.h"
 #include "app/models/module_models.h"
 #include "core/engine/julia/invalidation_load.h"
+#include "core/engine/warp/warp_cache_lookups.h"
 #include "app/models/search_model.h"
 #include "app/models/summary_models.h"
 #include "core/trace/reader.h"
@@ -14,6 +15,7 @@
 #include "test_util.h"
 
 #include <QSortFilterProxyModel>
+
 
 using namespace cs::gui;
 namespace demo = cs::test::demo;
@@ -137,4 +139,33 @@ TEST(GuiModels, EngineModelsCacheModulesInvalidations) {
     delete issues;
     delete modules;
     delete inv;
+}
+
+
+// The Cache view's rows: the recorded lookups, then the Warp module loads as lookups of their kernel
+// cache (warp_cache_lookups.h), with the module loads' problems beside the recorded cache's.
+TEST(GuiModels, CacheLookupsOfTheRecordedAndTheWarpCache) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    auto cache = cs::engine::analyseCache(*reader);
+    auto modules = cs::engine::warp::analyseModuleCache(cs::engine::warp::buildModuleReport(*reader));
+    ASSERT_TRUE(modules);
+    CacheLookupModel* lookups = makeCacheLookupModel(nullptr);
+    checkThroughProxy(lookups, [&] { lookups->setRows(cacheLookupRows(cache, modules)); });
+    ASSERT_EQ(lookups->rowCount(), demo::kLookups + static_cast<int>(modules->facts.lookups.size()));
+    // warp.sim at its second hash: a recompile naming the hash that moved, and a module load by name.
+    const int last = lookups->rowCount() - 1;
+    bool recompile = false;
+    for (int r = demo::kLookups; r <= last; ++r) {
+        EXPECT_TRUE(lookups->index(r, 6).data().toString().startsWith(QStringLiteral("module load #")));
+        if (lookups->index(r, 0).data().toString() == QStringLiteral("recompile"))
+            recompile |= lookups->index(r, 2).data().toString().contains(QStringLiteral("bbbbbbb"));
+    }
+    EXPECT_TRUE(recompile);
+    CacheIssueModel* issues = makeCacheIssueModel(nullptr);
+    checkThroughProxy(issues, [&] { issues->setRows(cacheIssueRows(cache.get(), modules.get())); });
+    EXPECT_EQ(issues->rowCount(), static_cast<int>(cacheIssueRows(*cache)->size() + cacheIssueRows(*modules)->size()));
+    delete lookups;
+    delete issues;
 }
