@@ -4,6 +4,7 @@
 
 #include "app/models/text.h"
 #include "core/engine/export/tef_export.h"
+#include "core/engine/julia/invalidation_findings.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 #include "core/trace/live_registry.h"
@@ -170,6 +171,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_overview, &OverviewView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_findings, &FindingsView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_findings, &FindingsView::evidenceActivated, this, &MainWindow::activateEvidence);
     connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_search, &SearchView::rowActivated, this, [this](const SearchRow& r) {
         TimelineSelection sel;
@@ -373,11 +375,10 @@ void MainWindow::activateFinding(int index) {
     if (!d.findings || index < 0 || index >= static_cast<int>(d.findings->size())) return;
     const engine::Finding& f = (*d.findings)[static_cast<std::size_t>(index)];
     m_findings->showFinding(index);
-    // Its rows: the first evidence row a table view can show.
-    for (const engine::Evidence& e : f.evidence) {
-        if (e.table == "cache_lookups" && m_cache->showLookup(e.rowId)) break;
-        if (e.table == "module_loads" && m_modules->showLoad(e.rowId)) break;
-    }
+    // Its rows: the first evidence row a view can show.
+    QWidget* shown = nullptr;
+    for (const engine::Evidence& e : f.evidence)
+        if ((shown = showEvidence(e))) break;
     int source = timelineSourceOf(m_current);
     if (f.startNs && f.endNs && source >= 0) {
         m_tabs->setCurrentWidget(m_timeline);
@@ -386,8 +387,31 @@ void MainWindow::activateFinding(int index) {
         if (d.timeline) a = d.timeline->displayNs(f.sessionId, a), b = d.timeline->displayNs(f.sessionId, b);
         m_timeline->plot()->showRange(source, a, b);
     } else {
-        m_tabs->setCurrentWidget(m_findings);
+        // No time range: its tree, module or lookup.
+        m_tabs->setCurrentWidget(shown ? shown : m_findings);
     }
+}
+
+QWidget* MainWindow::showEvidence(const engine::Evidence& e) {
+    if (e.table == "cache_lookups" && m_cache->showLookup(e.rowId)) return m_cache;
+    // A module load is a row of the Modules view and a lookup of the Warp kernel cache.
+    if (e.table == "module_loads" && m_modules->showLoad(e.rowId)) {
+        m_cache->showLookup(-e.rowId);
+        return m_modules;
+    }
+    if (e.table == engine::kInvalidationTreeEvidence && e.rowId > 0 &&
+        m_invalidations->showTree(static_cast<std::size_t>(e.rowId - 1)))
+        return m_invalidations;
+    return nullptr;
+}
+
+void MainWindow::activateEvidence(int finding, int evidence) {
+    if (m_current < 0) return;
+    const TraceDocument& d = m_docs[static_cast<std::size_t>(m_current)];
+    if (!d.findings || finding < 0 || finding >= static_cast<int>(d.findings->size())) return;
+    const engine::Finding& f = (*d.findings)[static_cast<std::size_t>(finding)];
+    if (evidence < 0 || evidence >= static_cast<int>(f.evidence.size())) return;
+    if (QWidget* view = showEvidence(f.evidence[static_cast<std::size_t>(evidence)])) m_tabs->setCurrentWidget(view);
 }
 
 void MainWindow::runSearch() {

@@ -24,7 +24,8 @@ enum ModelRole {
 };
 
 // What a cell's colour says; the widgets map it to a colour (filtered_table.cpp).
-enum class Tone { Neutral = 0, Good = 1, Notice = 2, Bad = 3 };
+// Link: the cell opens another view when activated (a finding's evidence row).
+enum class Tone { Neutral = 0, Good = 1, Notice = 2, Bad = 3, Link = 4 };
 
 template <typename Row>
 struct Column {

@@ -4,6 +4,7 @@
 
 #include "app/models/cache_models.h"
 #include "app/models/findings_model.h"
+#include "app/models/invalidation_icicle.h"
 #include "app/models/invalidation_models.h"
 #include "app/models/module_models.h"
 #include "core/engine/julia/invalidation_load.h"
@@ -16,6 +17,8 @@
 
 #include <QSortFilterProxyModel>
 
+#include <algorithm>
+#include <map>
 
 using namespace cs::gui;
 namespace demo = cs::test::demo;
@@ -168,4 +171,41 @@ TEST(GuiModels, CacheLookupsOfTheRecordedAndTheWarpCache) {
     EXPECT_EQ(issues->rowCount(), static_cast<int>(cacheIssueRows(*cache)->size() + cacheIssueRows(*modules)->size()));
     delete lookups;
     delete issues;
+}
+
+// Without compile timings the icicle weighs MethodInstances: a root its distinct ones, a caller
+// itself and its callers. Children wider in sum than their parent (a caller reached twice) are
+// scaled to fit; blocks under the minimum width are left out with their descendants.
+TEST(GuiModels, IcicleLayoutWeighsRowsAndFitsChildren) {
+    InvalidationTreeSnapshot t;
+    const int root = t.add({QStringLiteral("inserting f"), 4, 0, {}, -1, 5});  // 5 distinct instances
+    const int a = t.add({QStringLiteral("edge a"), 3, 0, {}, -1}, root);   // 4 with itself
+    const int b = t.add({QStringLiteral("edge b"), 1, 0, {}, -1}, root);   // 2 with itself: 6 > 5
+    const int a1 = t.add({QStringLiteral("a1"), 2, 0, {}, 0}, a);
+    const int other = t.add({QStringLiteral("inserting g"), 0, 0, {}, -1, 1});
+    IcicleLayout l = layoutIcicle(t);
+    EXPECT_FALSE(l.byCost);
+    EXPECT_EQ(l.total, 6);
+    std::map<int, IcicleBlock> of;
+    for (const IcicleBlock& blk : l.blocks) of[blk.node] = blk;
+    ASSERT_EQ(of.size(), 5u);
+    EXPECT_DOUBLE_EQ(of[root].x1 - of[root].x0, 5.0 / 6.0);
+    EXPECT_DOUBLE_EQ(of[other].x1 - of[other].x0, 1.0 / 6.0);
+    EXPECT_EQ(of[a].weight, 4);
+    EXPECT_EQ(of[b].weight, 2);
+    // 4 + 2 > 5: the edges share the root's width as 4 : 2.
+    EXPECT_DOUBLE_EQ(of[a].x1 - of[a].x0, 5.0 / 6.0 * 4.0 / 6.0);
+    EXPECT_DOUBLE_EQ(of[b].x1 - of[b].x0, 5.0 / 6.0 * 2.0 / 6.0);
+    EXPECT_DOUBLE_EQ(of[a1].x1 - of[a1].x0, (of[a].x1 - of[a].x0) * 3.0 / 4.0);  // 3 of a's 4
+    EXPECT_EQ(l.depths, 3);
+    EXPECT_EQ(icicleBlockAt(l, of[b].x0 + 1e-6, 1), static_cast<int>(std::find_if(l.blocks.begin(), l.blocks.end(), [&](const IcicleBlock& x) {
+                                                                         return x.node == b;
+                                                                     }) - l.blocks.begin()));
+    // A minimum width of 0.3 leaves out "inserting g" (1/6) and b (5/18), not a (5/9) nor a1 (5/12).
+    IcicleLayout coarse = layoutIcicle(t, 0.3);
+    EXPECT_EQ(coarse.blocks.size(), 3u);
+    for (const IcicleBlock& blk : coarse.blocks) {
+        EXPECT_NE(blk.node, other);
+        EXPECT_NE(blk.node, b);
+    }
 }

@@ -8,6 +8,7 @@
 #include "app/widgets/cache_view.h"
 #include "app/widgets/filtered_table.h"
 #include "app/widgets/findings_view.h"
+#include "app/widgets/icicle_view.h"
 #include "app/widgets/invalidations_view.h"
 #include "app/widgets/modules_view.h"
 #include "app/widgets/search_view.h"
@@ -96,4 +97,131 @@ TEST(ViewsToFix, AWarpLogOpenedDirectlyShowsItsMissesAndHitsInCache) {
     ASSERT_TRUE(std::regex_search(e.out, sm, std::regex("Warp module loads .*: lookups (\\d+), misses (\\d+), hits (\\d+)"))) << e.out;
     EXPECT_EQ(std::stoi(sm[2]), misses);
     EXPECT_EQ(std::stoi(sm[3]), hits);
+}
+
+// Enzyme.jl #776 from the Julia collector's output, opened directly: the invalidation finding has no
+// time range, so activating it opens its tree in the Invalidations view; its evidence rows are links
+// (the tree's row opens the same node) and show their full text as a tooltip.
+TEST(ViewsToFix, AJuliaFindingActivatesItsTreeNode) {
+    auto window = openWindow(dataFile("julia/enzyme_collector.txt"));
+    ASSERT_EQ(window->documents().size(), 1u);
+    const TraceDocument& doc = window->documents().at(0);
+    ASSERT_TRUE(doc.findings && doc.analyses && doc.analyses->invalidations);
+    int finding = -1;
+    for (std::size_t i = 0; i < doc.findings->size(); ++i)
+        if ((*doc.findings)[i].kind == "julia.invalidation_tree" && finding < 0) finding = static_cast<int>(i);
+    ASSERT_GE(finding, 0);
+    const cs::engine::Finding& f = (*doc.findings)[static_cast<std::size_t>(finding)];
+    ASSERT_FALSE(f.startNs.has_value());
+    int treeRow = -1;
+    for (std::size_t e = 0; e < f.evidence.size(); ++e)
+        if (f.evidence[e].table == "invalidation_trees") treeRow = static_cast<int>(e);
+    ASSERT_GE(treeRow, 0);
+    const auto& tree = doc.analyses->invalidations->trees.at(static_cast<std::size_t>(f.evidence[static_cast<std::size_t>(treeRow)].rowId - 1));
+
+    auto expectTreeSelected = [&] {
+        EXPECT_EQ(window->tabs()->currentWidget(), window->invalidations());
+        const QModelIndex current = window->invalidations()->table()->view()->currentIndex();
+        ASSERT_TRUE(current.isValid());
+        EXPECT_FALSE(current.parent().isValid());  // a root: the inserted method
+        EXPECT_TRUE(current.data().toString().contains(qs(tree.method.substr(0, 20)))) << current.data().toString().toStdString();
+    };
+    window->activateFinding(finding);
+    expectTreeSelected();
+
+    // From the Findings view: the evidence row of the tree is a link, with its full text as tooltip.
+    window->tabs()->setCurrentWidget(window->findings());
+    window->invalidations()->table()->view()->setCurrentIndex({});
+    FindingsModel* m = window->findings()->model();
+    QModelIndex row;
+    for (int r = 0; r < m->rowCount() && !row.isValid(); ++r)
+        if (m->itemAt(m->index(r, 0))->findingIndex == finding) row = m->index(r, 0);
+    ASSERT_TRUE(row.isValid());
+    ASSERT_EQ(m->rowCount(row), static_cast<int>(f.evidence.size()));
+    for (int e = 0; e < m->rowCount(row); ++e) {
+        const QModelIndex ev = m->index(e, 0, row);
+        const QString text = ev.data().toString();
+        EXPECT_TRUE(ev.data(Qt::ToolTipRole).toString().startsWith(text)) << text.toStdString();
+        const bool link = f.evidence[static_cast<std::size_t>(e)].table == "invalidation_trees";
+        EXPECT_EQ(ev.data(ToneRole).toInt() == static_cast<int>(Tone::Link), link) << text.toStdString();
+    }
+    // Enter on that row, as a user would.
+    QTreeView* view = window->findings()->table()->view();
+    view->setCurrentIndex(window->findings()->table()->proxy()->mapFromSource(m->index(treeRow, 0, row)));
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_Return);
+    expectTreeSelected();
+}
+
+// Enzyme.jl #776 again, in the Invalidations view: each row names its own method's module (the
+// Base method superseded is Base's, Enzyme.__init__ is Enzyme's, not the inserting Tracker's); the
+// root's Invalidated and Recompile are its finding's numbers; the icicle's blocks weigh what the
+// rows say, and clicking one selects its row.
+TEST(ViewsToFix, InvalidationRowsNameTheirOwnModuleAndTheIcicleWeighsTheirCost) {
+    auto window = openWindow(dataFile("julia/enzyme_collector.txt"));
+    const TraceDocument& doc = window->documents().at(0);
+    ASSERT_TRUE(doc.findings);
+    const cs::engine::Finding* finding = nullptr;
+    for (const auto& f : *doc.findings)
+        if (f.kind == "julia.invalidation_tree" && !finding) finding = &f;
+    ASSERT_TRUE(finding && finding->costNs);
+    std::smatch n;
+    ASSERT_TRUE(std::regex_search(finding->title, n, std::regex("invalidated (\\d+) MethodInstances")));
+
+    window->tabs()->setCurrentWidget(window->invalidations());
+    QCoreApplication::processEvents();
+    InvalidationsModel* m = window->invalidations()->model();
+    ASSERT_EQ(m->rowCount(), 1);
+    const QModelIndex root = m->index(0, 0);
+    EXPECT_EQ(m->headerData(2, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Invalidated"));
+    EXPECT_EQ(m->index(0, 2).data().toLongLong(), std::stoll(n[1]));
+    EXPECT_EQ(m->index(0, 3).data(SortRole).toLongLong(), *finding->costNs);
+    EXPECT_EQ(m->index(0, 4).data().toString(), QStringLiteral("Tracker"));
+    std::map<QString, QString> moduleOf;
+    int base = 0;
+    std::vector<QModelIndex> walk{root};
+    while (!walk.empty()) {
+        QModelIndex i = walk.back();
+        walk.pop_back();
+        const QString label = i.data().toString(), module = i.siblingAtColumn(4).data().toString();
+        moduleOf[label] = module;
+        if (label.startsWith(QStringLiteral("backedge: superseding show(io::IO, x::Type) @ Base"))) base += module == QStringLiteral("Base");
+        for (int r = 0; r < m->rowCount(i); ++r) walk.push_back(m->index(r, 0, i));
+    }
+    EXPECT_EQ(moduleOf[QStringLiteral("MethodInstance for Enzyme.__init__()")], QStringLiteral("Enzyme"));
+    EXPECT_EQ(moduleOf[QStringLiteral("MethodInstance for show(::IOBuffer, ::Type)")], QString());  // printed unqualified
+    EXPECT_EQ(base, 2);  // both backedges supersede Base's show
+
+    // The icicle: every block's weight is its row's Recompile; widths share the parent's in proportion.
+    IcicleView* icicle = window->invalidations()->icicle();
+    const IcicleLayout& layout = icicle->layout();
+    ASSERT_TRUE(layout.byCost);
+    ASSERT_GE(layout.depths, 5);  // tree, backedge, show, typetree_string, register_llvm_rules, __init__
+    std::map<int, const IcicleBlock*> blockOf;
+    for (const IcicleBlock& b : layout.blocks) blockOf[b.node] = &b;
+    for (const IcicleBlock& b : layout.blocks) {
+        const QModelIndex row = m->indexOfNode(b.node);
+        EXPECT_EQ(b.weight, row.siblingAtColumn(3).data(SortRole).toLongLong()) << row.data().toString().toStdString();
+        if (b.depth == 0) {
+            EXPECT_NEAR((b.x1 - b.x0) * static_cast<double>(layout.total), static_cast<double>(b.weight), 1.0);
+            continue;
+        }
+        const QModelIndex parent = row.parent();
+        ASSERT_TRUE(blockOf.count(static_cast<int>(parent.internalId())));
+        const IcicleBlock& p = *blockOf[static_cast<int>(parent.internalId())];
+        qlonglong siblings = 0;
+        for (int r = 0; r < m->rowCount(parent); ++r) siblings += m->index(r, 3, parent).data(SortRole).toLongLong();
+        const double share = static_cast<double>(b.weight) / static_cast<double>(std::max(siblings, p.weight));
+        EXPECT_NEAR((b.x1 - b.x0) / (p.x1 - p.x0), share, 1e-9);
+        EXPECT_GE(b.x0, p.x0 - 1e-12);
+        EXPECT_LE(b.x1, p.x1 + 1e-12);
+    }
+    // Clicking the __init__ block selects its row.
+    const IcicleBlock* init = nullptr;
+    for (const IcicleBlock& b : layout.blocks)
+        if (m->indexOfNode(b.node).data().toString() == QStringLiteral("MethodInstance for Enzyme.__init__()")) init = &b;
+    ASSERT_TRUE(init);
+    QTest::mouseClick(icicle, Qt::LeftButton, {}, icicle->blockRect(*init).center().toPoint());
+    EXPECT_EQ(window->invalidations()->table()->view()->currentIndex().data().toString(),
+              QStringLiteral("MethodInstance for Enzyme.__init__()"));
 }
