@@ -225,3 +225,38 @@ TEST(ViewsToFix, InvalidationRowsNameTheirOwnModuleAndTheIcicleWeighsTheirCost) 
     EXPECT_EQ(window->invalidations()->table()->view()->currentIndex().data().toString(),
               QStringLiteral("MethodInstance for Enzyme.__init__()"));
 }
+
+// mjx-warp #58: one module cycling through seven hashes, all from the kernel cache. The repeated
+// module comes first, its load sequence marks the return to an earlier hash, block_dim (which the
+// log does not print) says "not in log", and each identity says why what differs is unknown.
+TEST(ViewsToFix, ModulesViewShowsRepeatsFirstWithTheirLoadSequenceAndCycles) {
+    auto window = openWindow(dataFile("warp/real/mjx_warp_58_support_cycle.log"));
+    ModulesModel* m = window->modules()->model();
+    ASSERT_GE(m->rowCount(), 1);
+    EXPECT_EQ(m->index(0, 0).data().toString(), QStringLiteral("mujoco.mjx._src.support"));
+    EXPECT_EQ(m->headerData(7, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Device"));
+    EXPECT_EQ(m->headerData(8, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Load sequence"));
+    EXPECT_EQ(m->index(0, 3).data().toString(), QStringLiteral("not in log"));
+    EXPECT_EQ(m->index(0, 7).data().toString(), QStringLiteral("cuda:0"));
+    const QString sequence = m->index(0, 8).data().toString();
+    EXPECT_TRUE(sequence.startsWith(QStringLiteral("5e90a30 → cf9d851 → 1192ca8"))) << sequence.toStdString();
+    EXPECT_TRUE(sequence.contains(QStringLiteral("5e90a30 ↺"))) << sequence.toStdString();
+    EXPECT_EQ(m->index(0, 8).data(ToneRole).toInt(), static_cast<int>(Tone::Bad));
+    EXPECT_TRUE(m->index(0, 8).data(Qt::ToolTipRole).toString().contains(QStringLiteral("a cycle")));
+    const QModelIndex second = m->index(1, 0, m->index(0, 0));  // the second identity
+    ASSERT_EQ(m->rowCount(second), 1);
+    EXPECT_TRUE(m->index(0, 0, second).data().toString().startsWith(QStringLiteral("what differs: not in log")));
+    EXPECT_EQ(m->index(0, 3, m->index(0, 0)).data().toString(), QStringLiteral("not in log"));
+    const QString headline = window->modules()->headline();
+    EXPECT_TRUE(headline.contains(QStringLiteral("0 compiled, 13 cached, 0 errors"))) << headline.toStdString();
+}
+
+// A probe report opened directly: the probe's headline figures above the modules.
+TEST(ViewsToFix, ModulesViewShowsTheProbesHeadlineFigures) {
+    auto window = openWindow(dataFile("warp/diagnosis/cache_not_reused_probe/report.json"));
+    const QString headline = window->modules()->headline();
+    EXPECT_TRUE(headline.contains(QStringLiteral("Probe</b> (3 samples): cold module %1 median").arg(durationText(1'772'270'000))))
+        << headline.toStdString();
+    EXPECT_TRUE(headline.contains(QStringLiteral("warm module %1").arg(durationText(1'690'500'000)))) << headline.toStdString();
+    EXPECT_TRUE(headline.contains(QStringLiteral("1 compiled, 0 cached events"))) << headline.toStdString();
+}
