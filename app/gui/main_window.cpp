@@ -421,7 +421,7 @@ void MainWindow::runSearch() {
     std::vector<SearchInput> inputs;
     for (const TraceDocument& d : m_docs)
         if (d.timeline) inputs.push_back({d.label, d.timeline});
-    m_search->setResults(needle, searchNames(inputs, needle));
+    m_search->setResults(needle, searchNames(inputs, needle), searchTotals(inputs, needle));
     m_tabs->setCurrentWidget(m_search);
 }
 

@@ -55,6 +55,12 @@ QVariant columnData(const Column<Row>& c, const Row& row, int role) {
     }
 }
 
+template <typename Row>
+QVariant columnHeader(const std::vector<Column<Row>>& columns, int section, Qt::Orientation o, int role) {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= static_cast<int>(columns.size())) return {};
+    return columns[static_cast<std::size_t>(section)].header;
+}
+
 // A flat table over a shared, immutable vector of rows.
 template <typename Row>
 class TableModel : public QAbstractTableModel {
@@ -84,10 +90,7 @@ public:
         if (role == RowRole) return index.row();
         return columnData(m_columns[static_cast<std::size_t>(index.column())], *row, role);
     }
-    QVariant headerData(int section, Qt::Orientation o, int role) const override {
-        if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount()) return {};
-        return m_columns[static_cast<std::size_t>(section)].header;
-    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override { return columnHeader(m_columns, section, o, role); }
 
 private:
     std::vector<Column<Row>> m_columns;
@@ -158,10 +161,7 @@ public:
         if (role == RowRole) return static_cast<int>(index.internalId());
         return columnData(m_columns[static_cast<std::size_t>(index.column())], *item, role);
     }
-    QVariant headerData(int section, Qt::Orientation o, int role) const override {
-        if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount()) return {};
-        return m_columns[static_cast<std::size_t>(section)].header;
-    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override { return columnHeader(m_columns, section, o, role); }
 
 private:
     const std::vector<int>& children(const QModelIndex& parent) const {

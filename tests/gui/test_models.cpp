@@ -144,7 +144,6 @@ TEST(GuiModels, EngineModelsCacheModulesInvalidations) {
     delete inv;
 }
 
-
 // The Cache view's rows: the recorded lookups, then the Warp module loads as lookups of their kernel
 // cache (warp_cache_lookups.h), with the module loads' problems beside the recorded cache's.
 TEST(GuiModels, CacheLookupsOfTheRecordedAndTheWarpCache) {
@@ -208,4 +207,49 @@ TEST(GuiModels, IcicleLayoutWeighsRowsAndFitsChildren) {
         EXPECT_NE(blk.node, other);
         EXPECT_NE(blk.node, b);
     }
+}
+
+// Every match, not the first 2000: the search model fetches a thousand rows at a time and sorts all
+// of them, so the latest start sorts first even when it was never fetched.
+TEST(GuiModels, SearchModelFetchesLazilyAndSortsEveryMatch) {
+    cs::test::TempDir dir;
+    demo::writeSyntheticTrace(dir.file("big.cstrace"), 6000, 2);
+    auto reader = cs::trace::TraceReader::open(dir.file("big.cstrace"));
+    auto timeline = std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimeline(*reader));
+    SearchModel* m = makeSearchModel(nullptr);
+    auto tester = cs::test::testModel(m);
+    auto rows = searchNames({{QStringLiteral("big"), timeline}}, QStringLiteral("kernel_"));
+    ASSERT_EQ(rows->size(), 6000u);
+    std::int64_t latest = 0;
+    for (const SearchRow& r : *rows) latest = std::max(latest, r.item.startNs);
+    m->setRows(rows);
+    EXPECT_EQ(m->rowCount(), 1000);
+    EXPECT_EQ(m->totalRows(), 6000u);
+    ASSERT_TRUE(m->canFetchMore({}));
+    m->fetchMore({});
+    EXPECT_EQ(m->rowCount(), 2000);
+    m->sort(2, Qt::DescendingOrder);  // Start
+    EXPECT_EQ(m->rowCount(), 1000);
+    EXPECT_EQ(m->rowAt(0)->item.startNs, latest);
+    for (int r = 1; r < m->rowCount(); ++r) EXPECT_GE(m->rowAt(r - 1)->item.startNs, m->rowAt(r)->item.startNs);
+    while (m->canFetchMore({})) m->fetchMore({});
+    EXPECT_EQ(m->rowCount(), 6000);
+    EXPECT_GE(m->rowAt(4999)->item.startNs, m->rowAt(5999)->item.startNs);
+    m->setRows(searchNames({{QStringLiteral("big"), timeline}}, QStringLiteral("kernel_1")));  // keeps the sort
+    ASSERT_GT(m->rowCount(), 1);
+    for (int r = 1; r < m->rowCount(); ++r) EXPECT_GE(m->rowAt(r - 1)->item.startNs, m->rowAt(r)->item.startNs);
+    cs::test::expectModelOk();
+    delete m;
+}
+
+// The aggregate mode: one row per name with the engine's totals, under the model tester.
+TEST(GuiModels, SearchTotalsPerName) {
+    Loaded l;
+    SearchTotalsModel* m = makeSearchTotalsModel(nullptr);
+    std::vector<SearchInput> in{{QStringLiteral("a"), l.timeline}};
+    checkThroughProxy(m, [&] { m->setRows(searchTotals(in, QStringLiteral("gradient"))); });
+    qlonglong count = 0;
+    for (int r = 0; r < m->rowCount(); ++r) count += m->index(r, 1).data().toLongLong();
+    EXPECT_EQ(count, static_cast<qlonglong>(searchNames(in, QStringLiteral("gradient"))->size()));
+    delete m;
 }

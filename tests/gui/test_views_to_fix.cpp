@@ -42,7 +42,6 @@ std::unique_ptr<MainWindow> openWindow(const std::string& path) {
 }
 }  // namespace
 
-
 // newton #918: map_div and map_mul each compiled at two hashes, then map_mul's first hash again
 // from the kernel cache (A -> B -> A). Opened as a log, not a trace: the Cache view lists every
 // (compiled) load as a miss and every (cached) load as a hit, the second hash of a module as a
@@ -259,4 +258,33 @@ TEST(ViewsToFix, ModulesViewShowsTheProbesHeadlineFigures) {
         << headline.toStdString();
     EXPECT_TRUE(headline.contains(QStringLiteral("warm module %1").arg(durationText(1'690'500'000)))) << headline.toStdString();
     EXPECT_TRUE(headline.contains(QStringLiteral("1 compiled, 0 cached events"))) << headline.toStdString();
+}
+
+// A Warp user pastes a module hash from a log: the search finds that load; a category name finds
+// every load of the category; per name, the loads of each module with their total and longest.
+TEST(ViewsToFix, AHashSearchFindsItsModuleInAWarpLog) {
+    auto window = openWindow(dataFile("warp/real/newton_918_mpm_anymal.log"));
+    window->searchBox()->setText(QStringLiteral("d1e0001"));
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    EXPECT_EQ(window->tabs()->currentWidget(), window->search());
+    SearchModel* m = window->search()->model();
+    ASSERT_EQ(m->rowCount(), 1);
+    EXPECT_EQ(m->rowAt(0)->name, QStringLiteral("map_div d1e0001 (compiled)"));
+
+    // A cached load is drawn as a cache load: the category's name finds every one.
+    window->searchBox()->setText(QStringLiteral("cache load"));
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    const TraceDocument& doc = window->documents().at(0);
+    ASSERT_TRUE(doc.analyses && doc.analyses->modules);
+    EXPECT_EQ(m->rowCount(), static_cast<int>(doc.analyses->modules->cached));
+    for (int r = 0; r < m->rowCount(); ++r) EXPECT_EQ(m->index(r, 1).data().toString(), QStringLiteral("cache load"));
+
+    window->searchBox()->setText(QStringLiteral("map_"));
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    window->search()->perName()->setChecked(true);
+    SearchTotalsModel* totals = window->search()->totalsModel();
+    qlonglong loads = 0;
+    for (int r = 0; r < totals->rowCount(); ++r) loads += totals->index(r, 1).data().toLongLong();
+    EXPECT_EQ(loads, m->rowCount());
+    EXPECT_GE(totals->rowCount(), 4);  // map_div and map_mul at two hashes each, plus their cached loads
 }
