@@ -73,7 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_traceChooser->setToolTip(QStringLiteral("The trace the tables show; the timeline shows every open trace"));
     bar->addWidget(m_traceChooser);
     bar->addSeparator();
-    m_searchBox->setPlaceholderText(QStringLiteral("Search all names (spans, modules, programs, kernels)…"));
+    m_searchBox->setPlaceholderText(QStringLiteral("Search names, module hashes and categories (spans, modules, programs, kernels)…"));
     m_searchBox->setClearButtonEnabled(true);
     m_searchBox->setMinimumWidth(320);
     bar->addWidget(m_searchBox);
