@@ -41,6 +41,7 @@
 #include <QToolButton>
 
 #include <fstream>
+#include <limits>
 
 namespace cs::gui {
 
@@ -396,7 +397,7 @@ QWidget* MainWindow::showEvidence(const engine::Evidence& e) {
     if (e.table == "cache_lookups" && m_cache->showLookup(e.rowId)) return m_cache;
     // A module load is a row of the Modules view and a lookup of the Warp kernel cache.
     if (e.table == "module_loads" && m_modules->showLoad(e.rowId)) {
-        m_cache->showLookup(-e.rowId);
+        if (e.rowId != std::numeric_limits<std::int64_t>::min()) m_cache->showLookup(-e.rowId);  // Lookup::id of a load
         return m_modules;
     }
     if (e.table == engine::kInvalidationTreeEvidence && e.rowId > 0 &&

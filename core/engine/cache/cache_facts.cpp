@@ -18,12 +18,12 @@ const std::string& CacheFacts::str(Sid id) const {
 }
 
 std::string lookupName(const Lookup& l) {
-    return l.moduleLoad ? "module load #" + std::to_string(l.moduleLoad) : "lookup #" + std::to_string(l.id);
+    return l.moduleLoad ? "module load #" + std::to_string(*l.moduleLoad) : "lookup #" + std::to_string(l.id);
 }
 
 const char* lookupTable(const Lookup& l) { return l.moduleLoad ? "module_loads" : "cache_lookups"; }
 
-std::int64_t lookupRowId(const Lookup& l) { return l.moduleLoad ? l.moduleLoad : l.id; }
+std::int64_t lookupRowId(const Lookup& l) { return l.moduleLoad.value_or(l.id); }
 
 Sid CacheFacts::find(const std::string& s) const {
     Sid best = 0;  // the smallest id holding `s`, so the answer does not depend on hash order

@@ -45,7 +45,7 @@ struct Lookup {
     // cache_lookups.id; for a Warp module load (warp/warp_cache_lookups.h) minus its module_loads.id,
     // so ids stay distinct in a trace holding both.
     std::int64_t id = 0;
-    std::int64_t moduleLoad = 0;  // module_loads.id when this lookup is a Warp module load, else 0
+    std::optional<std::int64_t> moduleLoad{};  // module_loads.id when this lookup is a Warp module load
     std::int64_t sessionId = 0;
     std::int64_t tsNs = 0;
     Sid cache = 0, program = 0, handle = 0;

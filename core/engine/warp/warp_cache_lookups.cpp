@@ -5,6 +5,7 @@
 #include <compilescope/trace_constants.h>
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -34,7 +35,8 @@ CacheFacts moduleLookups(const ModuleReport& report) {
         const ModuleLoad& load = *p;
         const bool compiled = load.result == CS_MODULE_COMPILED;
         Lookup l;
-        l.id = -load.id;
+        // Minus the load id (a hostile file's INT64_MIN rowid has no negation: it keeps its sign).
+        l.id = load.id == std::numeric_limits<std::int64_t>::min() ? load.id : -load.id;
         l.moduleLoad = load.id;
         l.sessionId = load.sessionId;
         l.tsNs = load.startNs.value_or(0);
