@@ -7,7 +7,7 @@ namespace cs::cli {
 
 std::string lookupLabel(const engine::CacheFacts& facts, size_t i) {
     const auto& l = facts.lookups[i];
-    std::string s = "lookup #" + std::to_string(l.id);
+    std::string s = engine::lookupName(l);
     if (l.step) s += "  step " + std::to_string(*l.step);
     s += "  " + facts.str(l.program);
     if (l.handle) s += "  handle " + facts.str(l.handle);

@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "core/engine/trace_analysis.h"
+#include "core/engine/warp/warp_cache_lookups.h"
 #include "core/util/units.h"
 
 #include <algorithm>
@@ -11,19 +12,13 @@
 namespace cs::cli {
 
 namespace {
-int runExplain(const std::vector<std::string>& args, CommandIo& io) {
-    if (args.size() != 1) return usageError(io, "explain", "expected exactly one TRACE argument");
-    auto analysis = engine::analyseTraceFile(args[0]);
-    auto a = analysis->cache ? analysis->cache : engine::analyseCache(engine::CacheFacts{});
-    const auto& facts = a->facts;
-    auto& out = io.out;
+// One replayed cache: its misses with their causes, then its hits, guards and disagreements.
+void explainCache(const engine::CacheAnalysis* a, const std::string& title, const engine::jit::JitReport* jit,
+                  std::ostream& out) {
     const auto& t = a->replay.total;
-    out << "explain " << traceLabel(args[0]) << ": lookups " << facts.lookups.size() << ", misses " << t.misses
-        << ", hits " << t.hits << ", live entries " << t.entries << "\n";
-    if (facts.empty()) {
-        out << "no cache lookups recorded\n";
-        return Exit::Ok;
-    }
+    out << title << ": lookups " << a->facts.lookups.size() << ", misses " << t.misses << ", hits " << t.hits
+        << ", live entries " << t.entries << "\n";
+    const auto& facts = a->facts;
     std::int64_t session = -1;
     for (const auto& m : a->attribution.misses) {
         const auto& l = facts.lookups[m.lookup];
@@ -31,7 +26,7 @@ int runExplain(const std::vector<std::string>& args, CommandIo& io) {
         out << "  miss " << lookupLabel(facts, m.lookup);
         if (l.compileNs) out << "  compile " << util::formatDuration(*l.compileNs);
         out << "\n    " << engine::missCauseName(m.cause) << ": " << m.reason;
-        if (m.against) out << " (vs lookup #" << facts.lookups[*m.against].id << ")";
+        if (m.against) out << " (vs " << engine::lookupName(facts.lookups[*m.against]) << ")";
         out << "\n";
         for (const auto& c : m.unkeyed)
             out << "    also changed, not in the key (" << engine::roleName(c.role) << "): " << c.text() << "\n";
@@ -49,18 +44,18 @@ int runExplain(const std::vector<std::string>& args, CommandIo& io) {
     if (!hitsByEntry.empty()) out << "hits of entries compiled in this trace:\n";
     for (const auto& [entry, hits] : hitsByEntry) {
         const auto created = a->replay.entries[static_cast<size_t>(entry)].createdBy;
-        out << "  " << hits.size() << " hit(s) with the key of miss lookup #" << facts.lookups[created].id << " ("
-            << facts.str(facts.lookups[created].program) << "), first lookup #" << facts.lookups[hits.front()].id << "\n";
+        out << "  " << hits.size() << " hit(s) with the key of miss " << engine::lookupName(facts.lookups[created]) << " ("
+            << facts.str(facts.lookups[created].program) << "), first " << engine::lookupName(facts.lookups[hits.front()]) << "\n";
     }
-    if (analysis->jit) {
-        for (const auto& h : analysis->jit->persistentKeys) {
+    if (jit) {
+        for (const auto& h : jit->persistentKeys) {
             if (h.writes.size() + h.lookups.size() < 2) continue;
             // One key's rows in time order, whatever order the log printed them in.
             std::vector<std::pair<std::int64_t, std::string>> rows;
-            for (auto w : h.writes) rows.emplace_back(analysis->jit->events[w].tsNs, "write");
+            for (auto w : h.writes) rows.emplace_back(jit->events[w].tsNs, "write");
             for (auto i : h.lookups)
                 rows.emplace_back(facts.lookups[i].tsNs, std::string(facts.lookups[i].verdict == CS_VERDICT_HIT ? "hit" : "miss") +
-                                                             " lookup #" + std::to_string(facts.lookups[i].id));
+                                                             " " + engine::lookupName(facts.lookups[i]));
             std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
             out << h.cache << " key " << h.key << ":";
             for (size_t i = 0; i < rows.size(); ++i) out << (i ? ", " : " ") << rows[i].second;
@@ -85,6 +80,21 @@ int runExplain(const std::vector<std::string>& args, CommandIo& io) {
     for (auto i : a->replay.disagreements)
         out << "disagreement: " << lookupLabel(facts, i) << ": runtime "
             << (a->replay.outcomes[i].hit ? "missed, replay hits" : "hit, replay misses") << "\n";
+}
+
+int runExplain(const std::vector<std::string>& args, CommandIo& io) {
+    if (args.size() != 1) return usageError(io, "explain", "expected exactly one TRACE argument");
+    auto analysis = engine::analyseTraceFile(args[0]);
+    const std::string title = "explain " + traceLabel(args[0]);
+    if (!analysis->cache && !analysis->moduleCache) {
+        io.out << title << ": lookups 0, misses 0, hits 0, live entries 0\nno cache lookups recorded\n";
+        return Exit::Ok;
+    }
+    if (analysis->cache) explainCache(analysis->cache.get(), title, analysis->jit.get(), io.out);
+    // Warp module loads replay as their own persistent cache (warp_cache_lookups.h).
+    if (analysis->moduleCache)
+        explainCache(analysis->moduleCache.get(), title + ", Warp module loads (" + engine::warp::kWarpKernelCache + ")",
+                     nullptr, io.out);
     return Exit::Ok;
 }
 }  // namespace
@@ -95,8 +105,10 @@ Command explainCommand() {
             "Replays the recorded program cache and prints, for every miss, why it compiled: the first\n"
             "compile of a program, the key components that differ from the nearest earlier entry of the\n"
             "same program (\"shape of arg 2: 128x64 -> 100x64\"), or an entry poisoned by a redefined\n"
-            "dependency method. Also lists hits across a change of a Device or Host field (not in the key),\n"
-            "the closure guard's messages, stale handles and disagreements with the runtime's verdicts.\n",
+            "dependency method. Warp module loads replay as a persistent cache keyed by module identity\n"
+            "(hash, device, block_dim): a (compiled) load is a miss, a (cached) load a hit. Also lists hits\n"
+            "across a change of a Device or Host field (not in the key), the closure guard's messages, stale\n"
+            "handles and disagreements with the runtime's verdicts.\n",
             runExplain};
 }
 

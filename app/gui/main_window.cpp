@@ -4,6 +4,7 @@
 
 #include "app/models/text.h"
 #include "core/engine/export/tef_export.h"
+#include "core/engine/julia/invalidation_findings.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 #include "core/trace/live_registry.h"
@@ -42,6 +43,7 @@
 #include <QToolButton>
 
 #include <fstream>
+#include <limits>
 
 namespace cs::gui {
 
@@ -86,7 +88,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_traceChooser->setToolTip(QStringLiteral("The trace the tables show; the timeline shows every open trace"));
     bar->addWidget(m_traceChooser);
     bar->addSeparator();
-    m_searchBox->setPlaceholderText(QStringLiteral("Search all names (spans, modules, programs, kernels)…"));
+    m_searchBox->setPlaceholderText(QStringLiteral("Search names, module hashes and categories (spans, modules, programs, kernels)…"));
     m_searchBox->setClearButtonEnabled(true);
     m_searchBox->setMinimumWidth(320);
     bar->addWidget(m_searchBox);
@@ -185,6 +187,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_overview, &OverviewView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_findings, &FindingsView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_findings, &FindingsView::evidenceActivated, this, &MainWindow::activateEvidence);
     connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_timeline->plot(), &TimelinePlot::helpRequested, this, &MainWindow::showShortcuts);
     // A cache-lookup mark and its Cache row lead to each other.
@@ -207,6 +210,24 @@ MainWindow::MainWindow(QWidget* parent)
                 m_tabs->setCurrentWidget(m_timeline);
                 m_timeline->plot()->select(sel, true);
                 return;
+            }
+        // A Warp module load's lookup (Lookup::id = minus its module_loads.id) is a span of its
+        // session's module-load lane.
+        if (lookupId < 0)
+            for (std::size_t l = 0; l < src.data->lanes.size(); ++l) {
+                if (src.data->lanes[l].source != engine::LaneSource::ModuleLoads) continue;
+                std::vector<engine::TimelineItem> items;
+                src.data->lanes[l].spans.query(src.data->minNs, src.data->maxNs + 1, 1, items);
+                for (const engine::TimelineItem& it : items)
+                    if (it.rowId == -lookupId && it.count == 1) {
+                        TimelineSelection sel;
+                        sel.source = source;
+                        sel.lane = static_cast<int>(l);
+                        sel.item = it;
+                        m_tabs->setCurrentWidget(m_timeline);
+                        m_timeline->plot()->select(sel, true);
+                        return;
+                    }
             }
         m_status->setText(QStringLiteral("Lookup %1 has no mark on the timeline (no timestamp)").arg(lookupId));
     });
@@ -420,11 +441,10 @@ void MainWindow::activateFinding(int index) {
     if (!d.findings || index < 0 || index >= static_cast<int>(d.findings->size())) return;
     const engine::Finding& f = (*d.findings)[static_cast<std::size_t>(index)];
     m_findings->showFinding(index);
-    // Its rows: the first evidence row a table view can show.
-    for (const engine::Evidence& e : f.evidence) {
-        if (e.table == "cache_lookups" && m_cache->showLookup(e.rowId)) break;
-        if (e.table == "module_loads" && m_modules->showLoad(e.rowId)) break;
-    }
+    // Its rows: the first evidence row a view can show.
+    QWidget* shown = nullptr;
+    for (const engine::Evidence& e : f.evidence)
+        if ((shown = showEvidence(e))) break;
     int source = timelineSourceOf(m_current);
     if (f.startNs && f.endNs && source >= 0) {
         m_tabs->setCurrentWidget(m_timeline);
@@ -433,8 +453,31 @@ void MainWindow::activateFinding(int index) {
         if (d.timeline) a = d.timeline->displayNs(f.sessionId, a), b = d.timeline->displayNs(f.sessionId, b);
         m_timeline->plot()->showRange(source, a, b);
     } else {
-        m_tabs->setCurrentWidget(m_findings);
+        // No time range: its tree, module or lookup.
+        m_tabs->setCurrentWidget(shown ? shown : m_findings);
     }
+}
+
+QWidget* MainWindow::showEvidence(const engine::Evidence& e) {
+    if (e.table == "cache_lookups" && m_cache->showLookup(e.rowId)) return m_cache;
+    // A module load is a row of the Modules view and a lookup of the Warp kernel cache.
+    if (e.table == "module_loads" && m_modules->showLoad(e.rowId)) {
+        if (e.rowId != std::numeric_limits<std::int64_t>::min()) m_cache->showLookup(-e.rowId);  // Lookup::id of a load
+        return m_modules;
+    }
+    if (e.table == engine::kInvalidationTreeEvidence && e.rowId > 0 &&
+        m_invalidations->showTree(static_cast<std::size_t>(e.rowId - 1)))
+        return m_invalidations;
+    return nullptr;
+}
+
+void MainWindow::activateEvidence(int finding, int evidence) {
+    if (m_current < 0) return;
+    const TraceDocument& d = m_docs[static_cast<std::size_t>(m_current)];
+    if (!d.findings || finding < 0 || finding >= static_cast<int>(d.findings->size())) return;
+    const engine::Finding& f = (*d.findings)[static_cast<std::size_t>(finding)];
+    if (evidence < 0 || evidence >= static_cast<int>(f.evidence.size())) return;
+    if (QWidget* view = showEvidence(f.evidence[static_cast<std::size_t>(evidence)])) m_tabs->setCurrentWidget(view);
 }
 
 void MainWindow::runSearch(bool jump) {
@@ -445,7 +488,7 @@ void MainWindow::runSearch(bool jump) {
     for (const TraceDocument& d : m_docs)
         if (d.timeline) inputs.push_back({d.label, d.timeline});
     auto rows = searchNames(inputs, needle);
-    m_search->setResults(needle, rows);
+    m_search->setResults(needle, rows, searchTotals(inputs, needle));
     if (m_tabs->currentWidget() != m_timeline) {
         m_tabs->setCurrentWidget(m_search);
         return;

@@ -73,9 +73,11 @@ public:
     QString statusText() const;
     // Findings of a document arrive here from the loader (tests hand in findings of their own).
     void publishFindings(int docId, FindingsPtr findings);
-    // Shows finding `index` of the current document: its evidence rows (in the Cache or Modules
-    // view) and its timeline range.
+    // Shows finding `index` of the current document: its evidence rows (in the Cache, Modules or
+    // Invalidations view) and its timeline range; without a range, the view of its first evidence row.
     void activateFinding(int index);
+    // Opens evidence row `evidence` of finding `finding` in the view that lists it.
+    void activateEvidence(int finding, int evidence);
 
 signals:
     void reportWritten(const QString& path, const QString& error);
@@ -91,6 +93,8 @@ private:
     void attachDialog();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
+    // Selects `e` in the view that lists it; returns that view, or null when none does.
+    QWidget* showEvidence(const engine::Evidence& e);
     TraceDocument* doc(int id);
     const TraceDocument* doc(int id) const;
     void refreshViews();

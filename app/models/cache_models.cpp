@@ -14,6 +14,14 @@ std::shared_ptr<const std::vector<CacheLookupRow>> cacheLookupRows(std::shared_p
     return rows;
 }
 
+std::shared_ptr<const std::vector<CacheLookupRow>> cacheLookupRows(std::shared_ptr<const engine::CacheAnalysis> recorded,
+                                                                   std::shared_ptr<const engine::CacheAnalysis> modules) {
+    auto rows = std::make_shared<std::vector<CacheLookupRow>>(*cacheLookupRows(std::move(recorded)));
+    const auto more = cacheLookupRows(std::move(modules));  // kept alive while its rows are copied
+    rows->insert(rows->end(), more->begin(), more->end());
+    return rows;
+}
+
 CacheLookupModel* makeCacheLookupModel(QObject* parent) {
     using R = CacheLookupRow;
     const auto right = Qt::AlignRight | Qt::AlignVCenter;
@@ -55,7 +63,8 @@ CacheLookupModel* makeCacheLookupModel(QObject* parent) {
               int v = r.l().verdict;
               return QVariant(v == CS_VERDICT_MISS ? QStringLiteral("miss") : v == CS_VERDICT_HIT ? QStringLiteral("hit") : QStringLiteral("?"));
           }},
-         {QStringLiteral("Lookup"), [](const R& r) { return QVariant(qlonglong(r.l().id)); }, {}, right},
+         {QStringLiteral("Lookup"), [](const R& r) { return QVariant(qs(engine::lookupName(r.l()))); },
+          [](const R& r) { return QVariant(qlonglong(r.l().id)); }, right},
          {QStringLiteral("Handle"), [str](const R& r) { return QVariant(str(r, r.l().handle)); }}},
         parent);
 }
@@ -63,8 +72,8 @@ CacheLookupModel* makeCacheLookupModel(QObject* parent) {
 QString missDetailsHtml(const CacheLookupRow& row) {
     const engine::Lookup& l = row.l();
     const engine::CacheFacts& f = row.analysis->facts;
-    QString html = QStringLiteral("<b>Lookup #%1</b> of <b>%2</b> at step %3: runtime %4, replay %5.")
-                       .arg(l.id)
+    QString html = QStringLiteral("<b>%1</b> of <b>%2</b> at step %3: runtime %4, replay %5.")
+                       .arg(qs(engine::lookupName(l)).toHtmlEscaped())
                        .arg(qs(f.str(l.program)).toHtmlEscaped())
                        .arg(l.step ? QString::number(*l.step) : QStringLiteral("?"))
                        .arg(l.verdict == CS_VERDICT_MISS ? QStringLiteral("miss") : QStringLiteral("hit"))
@@ -116,31 +125,43 @@ CacheIssueModel* makeCacheIssueModel(QObject* parent) {
 std::shared_ptr<const std::vector<CacheIssueRow>> cacheIssueRows(const engine::CacheAnalysis& a) {
     auto rows = std::make_shared<std::vector<CacheIssueRow>>();
     const engine::CacheFacts& f = a.facts;
+    auto idOf = [&f](std::size_t i) { return i < f.lookups.size() ? f.lookups[i].id : 0; };
     auto join = [](const std::vector<std::string>& v) {
         QStringList l;
         for (const std::string& s : v) l << qs(s);
         return l.join(QStringLiteral(", "));
     };
     for (const engine::PoisonEvent& p : a.replay.poisonEvents)
-        rows->push_back({QStringLiteral("poisoned entries"), join(p.drifted), qs(p.message), qlonglong(p.entries.size()), p.atLookup});
+        rows->push_back({QStringLiteral("poisoned entries"), join(p.drifted), qs(p.message), qlonglong(p.entries.size()), idOf(p.atLookup)});
     for (const engine::StaleHandle& h : a.replay.staleHandles)
         rows->push_back({QStringLiteral("stale handle"), qs(f.str(h.handle)),
                          QStringLiteral("served stale programs after redefinition of %1").arg(join(h.methods)),
-                         qlonglong(h.staleLookups), h.firstLookup});
+                         qlonglong(h.staleLookups), idOf(h.firstLookup)});
     for (const engine::StaleProgramHole& h : a.holes.staleProgram)
         rows->push_back({QStringLiteral("stale program (same key, new graph)"), qs(h.program),
                          QStringLiteral("fingerprints: %1").arg(join(h.fingerprints)), qlonglong(h.servedStale.size()),
-                         h.lookups.empty() ? 0 : h.lookups.front()});
+                         h.lookups.empty() ? 0 : idOf(h.lookups.front())});
     for (const engine::NeedlessRecompileHole& h : a.holes.needlessRecompile) {
         QStringList moved;
         for (const engine::ComponentChange& c : h.changes) moved << qs(c.text());
         rows->push_back({QStringLiteral("needless recompile (new key, same graph)"), qs(h.program),
                          QStringLiteral("%1 wasted; moved: %2").arg(durationText(h.wastedNs), moved.join(QStringLiteral("; "))),
-                         qlonglong(h.misses.size()), h.misses.empty() ? 0 : h.misses.front()});
+                         qlonglong(h.misses.size()), h.misses.empty() ? 0 : idOf(h.misses.front())});
     }
     for (std::size_t i : a.replay.disagreements)
         rows->push_back({QStringLiteral("replay disagrees with the runtime"), qs(f.str(f.lookups[i].program)),
-                         QStringLiteral("lookup #%1").arg(f.lookups[i].id), 1, i});
+                         qs(engine::lookupName(f.lookups[i])), 1, idOf(i)});
+    return rows;
+}
+
+std::shared_ptr<const std::vector<CacheIssueRow>> cacheIssueRows(const engine::CacheAnalysis* recorded,
+                                                                 const engine::CacheAnalysis* modules) {
+    auto rows = std::make_shared<std::vector<CacheIssueRow>>();
+    for (const engine::CacheAnalysis* a : {recorded, modules}) {
+        if (!a) continue;
+        const auto part = cacheIssueRows(*a);  // kept alive while its rows are copied
+        rows->insert(rows->end(), part->begin(), part->end());
+    }
     return rows;
 }
 

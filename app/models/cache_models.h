@@ -18,6 +18,9 @@ struct CacheLookupRow {
 using CacheLookupModel = TableModel<CacheLookupRow>;
 CacheLookupModel* makeCacheLookupModel(QObject* parent);
 std::shared_ptr<const std::vector<CacheLookupRow>> cacheLookupRows(std::shared_ptr<const engine::CacheAnalysis> a);
+// The recorded lookups, then the Warp module loads (TraceAnalysis::moduleCache); either may be null.
+std::shared_ptr<const std::vector<CacheLookupRow>> cacheLookupRows(std::shared_ptr<const engine::CacheAnalysis> recorded,
+                                                                   std::shared_ptr<const engine::CacheAnalysis> modules);
 // Components before and after a miss, the moved ones first, as rich text.
 QString missDetailsHtml(const CacheLookupRow& row);
 
@@ -26,10 +29,13 @@ struct CacheIssueRow {
     QString subject;  // program, handle or method
     QString detail;
     qlonglong count = 0;
-    std::size_t lookup = 0;  // the lookup to show for it
+    std::int64_t lookupId = 0;  // the Lookup::id to show for it
 };
 using CacheIssueModel = TableModel<CacheIssueRow>;
 CacheIssueModel* makeCacheIssueModel(QObject* parent);
 std::shared_ptr<const std::vector<CacheIssueRow>> cacheIssueRows(const engine::CacheAnalysis& a);
+// Both caches' problems; either may be null.
+std::shared_ptr<const std::vector<CacheIssueRow>> cacheIssueRows(const engine::CacheAnalysis* recorded,
+                                                                 const engine::CacheAnalysis* modules);
 
 }  // namespace cs::gui

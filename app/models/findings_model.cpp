@@ -1,6 +1,7 @@
 #include "findings_model.h"
 
 #include "text.h"
+#include "core/engine/julia/invalidation_findings.h"
 #include "core/util/saturating.h"
 
 namespace cs::gui {
@@ -17,6 +18,13 @@ std::shared_ptr<const FindingTree> buildFindingTree(FindingsPtr findings, std::s
     return tree;
 }
 
+QString evidenceView(const engine::Evidence& e) {
+    if (e.table == "cache_lookups") return QStringLiteral("Cache");
+    if (e.table == "module_loads") return QStringLiteral("Modules");
+    if (e.table == engine::kInvalidationTreeEvidence) return QStringLiteral("Invalidations");
+    return {};
+}
+
 FindingsModel* makeFindingsModel(QObject* parent) {
     auto cost = [](const FindingItem& it) {
         return it.evidence < 0 && it.finding->costNs ? QVariant(durationText(*it.finding->costNs)) : QVariant();
@@ -27,6 +35,21 @@ FindingsModel* makeFindingsModel(QObject* parent) {
               if (it.evidence < 0) return QVariant(qs(it.finding->title));
               const engine::Evidence& e = it.finding->evidence[static_cast<std::size_t>(it.evidence)];
               return QVariant(qs(engine::evidenceText(e)));
+          },
+          {},
+          Qt::AlignLeft | Qt::AlignVCenter,
+          // The full text, as every elided cell, and where activating an evidence row leads.
+          [](const FindingItem& it) {
+              if (it.evidence < 0) return QVariant(qs(it.finding->title));
+              const engine::Evidence& e = it.finding->evidence[static_cast<std::size_t>(it.evidence)];
+              const QString view = evidenceView(e);
+              const QString text = qs(engine::evidenceText(e));
+              return QVariant(view.isEmpty() ? text : QStringLiteral("%1\nEnter or double-click: open it in the %2 view").arg(text, view));
+          },
+          [](const FindingItem& it) {
+              return it.evidence >= 0 && !evidenceView(it.finding->evidence[static_cast<std::size_t>(it.evidence)]).isEmpty()
+                         ? Tone::Link
+                         : Tone::Neutral;
           }},
          {QStringLiteral("Severity"),
           [](const FindingItem& it) { return it.evidence < 0 ? QVariant(QString::fromLatin1(engine::severityName(it.finding->severity))) : QVariant(); },

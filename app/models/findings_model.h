@@ -20,6 +20,9 @@ struct FindingTreeSnapshot : FindingTree {
 };
 std::shared_ptr<const FindingTree> buildFindingTree(FindingsPtr findings, std::size_t limit = SIZE_MAX);
 FindingsModel* makeFindingsModel(QObject* parent);
+// The view an evidence row opens ("Cache", "Modules", "Invalidations"), or "" when no view lists
+// its table: such rows are drawn as links (Tone::Link) and say so in their tooltip.
+QString evidenceView(const engine::Evidence& e);
 // Mechanism, evidence, cost and fix as rich text for the details pane.
 QString findingHtml(const engine::Finding& f);
 

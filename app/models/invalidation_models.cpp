@@ -2,6 +2,8 @@
 
 #include "text.h"
 
+#include "core/formats/julia_signature.h"
+
 namespace cs::gui {
 
 std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::shared_ptr<const engine::InvalidationForest> forest) {
@@ -11,7 +13,7 @@ std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::share
     tree->itemOfNode.assign(forest->nodes.size(), -1);
     const QString none;
     // Caller trees can be deep; an explicit stack keeps a hostile trace from overflowing ours.
-    auto addSubtree = [&](std::int32_t root, int parent, const QString& module) {
+    auto addSubtree = [&](std::int32_t root, int parent) {
         std::vector<std::pair<std::int32_t, int>> stack{{root, parent}};
         while (!stack.empty()) {
             auto [n, p] = stack.back();
@@ -20,7 +22,8 @@ std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::share
             const engine::InvalidationNode& node = forest->nodes[static_cast<std::size_t>(n)];
             QString label = node.isDummy() ? QStringLiteral("(caller not logged)") : qs(node.mi);
             if (node.hiddenChildren > 0) label += QStringLiteral("  (+%1 not listed)").arg(node.hiddenChildren);
-            int id = tree->add({label, node.descendants, node.subtreeRecompileNs, module, n}, p);
+            // The node's own method's module, not the inserting package's (a Base caller is Base's).
+            int id = tree->add({label, node.descendants, node.subtreeRecompileNs, qs(engine::moduleOfText(node.mi)), n}, p);
             if (tree->itemOfNode[static_cast<std::size_t>(n)] < 0) tree->itemOfNode[static_cast<std::size_t>(n)] = id;
             for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back({*it, id});
         }
@@ -38,21 +41,24 @@ std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::share
         if (t.mtCacheCount > 0) label += QStringLiteral("  [%1 mt_cache]").arg(t.mtCacheCount);
         if (t.incomplete) label += QStringLiteral("  (log elided)");
         if (!t.note.empty()) label += QStringLiteral("  (%1)").arg(qs(t.note));
-        int root = tree->add({label, t.children, t.recompileNs, module, -1});
+        int root = tree->add({label, t.children, t.recompileNs, module, -1, t.invalidatedInstances});
+        tree->itemOfTree.push_back(root);
         for (const engine::MtBackedge& e : t.mtBackedges) {
+            // An edge row is a call signature, no method of its own: no module (not the inserting package's).
             int edge = tree->add({QStringLiteral("mt_backedge %1").arg(qs(e.signature)),
                                   e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].descendants : 0,
-                                  e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].subtreeRecompileNs : 0, module, -1},
+                                  e.root >= 0 ? forest->nodes[static_cast<std::size_t>(e.root)].subtreeRecompileNs : 0, QString(), -1},
                                  root);
-            addSubtree(e.root, edge, module);
+            addSubtree(e.root, edge);
         }
         for (const engine::Backedge& b : t.backedges) {
             QString superseded = b.superseded.empty() ? QStringLiteral("(method not in the log)") : qs(b.superseded);
             int edge = tree->add({QStringLiteral("backedge: superseding %1").arg(superseded),
                                   b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].descendants : 0,
-                                  b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].subtreeRecompileNs : 0, module, -1},
+                                  b.root >= 0 ? forest->nodes[static_cast<std::size_t>(b.root)].subtreeRecompileNs : 0,
+                                  b.superseded.empty() ? QString() : qs(engine::moduleOfText(b.superseded)), -1},
                                  root);
-            addSubtree(b.root, edge, module);
+            addSubtree(b.root, edge);
         }
     }
     return tree;
@@ -64,6 +70,14 @@ InvalidationsModel* makeInvalidationsModel(QObject* parent) {
     return new InvalidationsModel(
         {{QStringLiteral("Invalidation"), [](const I& i) { return QVariant(i.label); }},
          {QStringLiteral("Children"), [](const I& i) { return QVariant(i.children); }, {}, right},
+         {QStringLiteral("Invalidated"), [](const I& i) { return i.invalidated >= 0 ? QVariant(i.invalidated) : QVariant(); },
+          [](const I& i) { return QVariant(i.invalidated); }, right,
+          [](const I& i) {
+              return i.invalidated >= 0 ? QVariant(QStringLiteral("%1 distinct MethodInstances: the entry points of its edges and "
+                                                                  "all their callers, each once (the number its finding gives)")
+                                                       .arg(i.invalidated))
+                                        : QVariant();
+          }},
          {QStringLiteral("Recompile"), [](const I& i) { return i.recompileNs > 0 ? QVariant(durationText(i.recompileNs)) : QVariant(); },
           [](const I& i) { return QVariant(i.recompileNs); }, right},
          {QStringLiteral("Module"), [](const I& i) { return QVariant(i.module); }}},

@@ -1,6 +1,7 @@
 // The Invalidations view's tree over the SnoopCompile-style forest (core/engine/invalidation_trees.h):
 // each inserted / deleted method, its mt_backedges and backedges, and the caller tree under each,
-// with children counts and the recompile cost joined in by the engine.
+// with children counts and the recompile cost joined in by the engine. What each count is, and why
+// a root's "Invalidated" is its finding's number: docs/invalidations.md, "What is counted".
 #pragma once
 
 #include "table_model.h"
@@ -12,14 +13,16 @@ struct InvalidationItem {
     QString label;
     qlonglong children = 0;
     qlonglong recompileNs = 0;
-    QString module;
+    QString module;  // the module of this row's own method ("" when Julia printed it unqualified)
     int forestNode = -1;  // index into forest.nodes, -1 for method and edge rows
+    qlonglong invalidated = -1;  // roots: distinct MethodInstances the tree invalidated (its finding's); else -1
 };
 using InvalidationTree = Tree<InvalidationItem>;
 using InvalidationsModel = TreeModel<InvalidationItem>;
 struct InvalidationTreeSnapshot : InvalidationTree {
     std::shared_ptr<const engine::InvalidationForest> forest;
     std::vector<int> itemOfNode;  // forest node -> tree node (the first occurrence)
+    std::vector<int> itemOfTree;  // forest tree -> its root row
 };
 std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::shared_ptr<const engine::InvalidationForest> forest);
 InvalidationsModel* makeInvalidationsModel(QObject* parent);

@@ -3,6 +3,10 @@
 #include "text.h"
 #include "core/util/saturating.h"
 
+#include <compilescope/trace_constants.h>
+
+#include <cstdint>
+
 namespace cs::gui {
 
 SearchModel* makeSearchModel(QObject* parent) {
@@ -20,17 +24,55 @@ SearchModel* makeSearchModel(QObject* parent) {
         parent);
 }
 
+namespace {
+// The categories whose name (as the GUI writes it) contains the needle.
+std::vector<bool> matchingCategories(const QString& needle) {
+    std::vector<bool> out(CS_CAT_COUNT, false);
+    for (int c = 0; c < CS_CAT_COUNT; ++c) out[static_cast<std::size_t>(c)] = categoryName(c).contains(needle, Qt::CaseInsensitive);
+    return out;
+}
+}  // namespace
+
 std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<SearchInput>& traces, const QString& needle,
                                                           std::size_t limit) {
     auto rows = std::make_shared<std::vector<SearchRow>>();
-    std::string n = needle.trimmed().toStdString();
+    const QString trimmed = needle.trimmed();
+    const std::string n = trimmed.toStdString();
+    const std::vector<bool> categories = matchingCategories(trimmed);
     for (std::size_t s = 0; s < traces.size() && rows->size() < limit; ++s) {
         const engine::TimelineData& d = *traces[s].timeline;
-        for (const engine::SearchHit& h : engine::searchTimeline(d, n, limit - rows->size())) {
+        for (const engine::SearchHit& h : engine::searchTimeline(d, n, limit - rows->size(), categories)) {
             const engine::TimelineLane& lane = d.lanes[static_cast<std::size_t>(h.lane)];
             rows->push_back({static_cast<int>(s), traces[s].label, qs(lane.process) + QStringLiteral(" · ") + qs(lane.name),
                              qs(d.str(h.item.name)), h.lane, h.item, d.minNs});
         }
+    }
+    return rows;
+}
+
+SearchTotalsModel* makeSearchTotalsModel(QObject* parent) {
+    using R = SearchTotalRow;
+    const auto right = Qt::AlignRight | Qt::AlignVCenter;
+    return new SearchTotalsModel(
+        {{QStringLiteral("Name"), [](const R& r) { return QVariant(r.name); }},
+         {QStringLiteral("Count"), [](const R& r) { return QVariant(r.count); }, {}, right},
+         {QStringLiteral("Total"), [](const R& r) { return QVariant(durationText(r.totalNs)); }, [](const R& r) { return QVariant(r.totalNs); },
+          right},
+         {QStringLiteral("Longest"), [](const R& r) { return QVariant(durationText(r.maxNs)); }, [](const R& r) { return QVariant(r.maxNs); },
+          right},
+         {QStringLiteral("Category"), [](const R& r) { return QVariant(r.category); }},
+         {QStringLiteral("Trace"), [](const R& r) { return QVariant(r.trace); }}},
+        parent);
+}
+
+std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vector<SearchInput>& traces, const QString& needle) {
+    auto rows = std::make_shared<std::vector<SearchTotalRow>>();
+    const QString trimmed = needle.trimmed();
+    const std::vector<bool> categories = matchingCategories(trimmed);
+    for (const SearchInput& t : traces) {
+        const engine::TimelineData& d = *t.timeline;
+        for (const engine::NameTotals& n : engine::totalsByName(engine::searchTimeline(d, trimmed.toStdString(), SIZE_MAX, categories)))
+            rows->push_back({t.label, qs(d.str(n.name)), categoryName(n.category), n.count, n.totalNs, n.maxNs});
     }
     return rows;
 }

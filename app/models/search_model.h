@@ -1,10 +1,15 @@
-// Search results over every name of every open trace: spans, module loads, programs, kernels.
+// Search results over every name of every open trace: spans, module loads (whose names carry their
+// hash and outcome), programs, kernels, and every item of a category whose name matches. All of
+// them, fetched lazily and sorted whole (lazy_table_model.h); and per name: count, total, longest.
 #pragma once
 
+#include "lazy_table_model.h"
 #include "table_model.h"
 #include "trace_document.h"
 
 #include "core/engine/timeline/timeline_search.h"
+
+#include <limits>
 
 namespace cs::gui {
 
@@ -15,15 +20,25 @@ struct SearchRow {
     engine::TimelineItem item;
     std::int64_t originNs = 0;  // the trace's first event, so times read as on the timeline
 };
-using SearchModel = TableModel<SearchRow>;
+using SearchModel = LazyTableModel<SearchRow>;
 SearchModel* makeSearchModel(QObject* parent);
 
 struct SearchInput {
     QString label;
     TimelinePtr timeline;
 };
-// Runs the core search over each trace; at most `limit` rows in all.
+// Runs the core search over each trace (names, and categories whose name contains the needle); at
+// most `limit` rows in all (no limit by default).
 std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<SearchInput>& traces, const QString& needle,
-                                                          std::size_t limit = 2000);
+                                                          std::size_t limit = std::numeric_limits<std::size_t>::max());
+
+// The aggregate mode: one row per (trace, name) with the engine's totals (timeline_search.h).
+struct SearchTotalRow {
+    QString trace, name, category;
+    qlonglong count = 0, totalNs = 0, maxNs = 0;
+};
+using SearchTotalsModel = TableModel<SearchTotalRow>;
+SearchTotalsModel* makeSearchTotalsModel(QObject* parent);
+std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vector<SearchInput>& traces, const QString& needle);
 
 }  // namespace cs::gui

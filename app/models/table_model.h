@@ -24,7 +24,8 @@ enum ModelRole {
 };
 
 // What a cell's colour says; the widgets map it to a colour (filtered_table.cpp).
-enum class Tone { Neutral = 0, Good = 1, Notice = 2, Bad = 3 };
+// Link: the cell opens another view when activated (a finding's evidence row).
+enum class Tone { Neutral = 0, Good = 1, Notice = 2, Bad = 3, Link = 4 };
 
 template <typename Row>
 struct Column {
@@ -52,6 +53,12 @@ QVariant columnData(const Column<Row>& c, const Row& row, int role) {
     }
     default: return {};
     }
+}
+
+template <typename Row>
+QVariant columnHeader(const std::vector<Column<Row>>& columns, int section, Qt::Orientation o, int role) {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= static_cast<int>(columns.size())) return {};
+    return columns[static_cast<std::size_t>(section)].header;
 }
 
 // A flat table over a shared, immutable vector of rows.
@@ -83,10 +90,7 @@ public:
         if (role == RowRole) return index.row();
         return columnData(m_columns[static_cast<std::size_t>(index.column())], *row, role);
     }
-    QVariant headerData(int section, Qt::Orientation o, int role) const override {
-        if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount()) return {};
-        return m_columns[static_cast<std::size_t>(section)].header;
-    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override { return columnHeader(m_columns, section, o, role); }
 
 private:
     std::vector<Column<Row>> m_columns;
@@ -157,10 +161,7 @@ public:
         if (role == RowRole) return static_cast<int>(index.internalId());
         return columnData(m_columns[static_cast<std::size_t>(index.column())], *item, role);
     }
-    QVariant headerData(int section, Qt::Orientation o, int role) const override {
-        if (o != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount()) return {};
-        return m_columns[static_cast<std::size_t>(section)].header;
-    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override { return columnHeader(m_columns, section, o, role); }
 
 private:
     const std::vector<int>& children(const QModelIndex& parent) const {

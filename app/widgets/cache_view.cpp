@@ -2,6 +2,7 @@
 
 #include "acceptance_verdict.h"
 #include "filtered_table.h"
+#include "app/models/text.h"
 #include "app/plots/bar_chart.h"
 
 #include <QLabel>
@@ -11,9 +12,46 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace cs::gui {
+
+namespace {
+// The Warp module cache in words, under the acceptance verdict (which it is no part of).
+QString moduleCacheHtml(const engine::CacheAnalysis* modules) {
+    if (!modules) return {};
+    const engine::ReplayCounts& t = modules->replay.total;
+    return QStringLiteral("<br><b>Warp module loads</b> replayed as the kernel cache (key: module hash, device, "
+                          "block_dim): %1 compiled = misses, %2 cached = hits.")
+        .arg(t.misses)
+        .arg(t.hits);
+}
+
+// First compiles and recompiles per program, in the order of the attribution, busiest first.
+void missesPerProgram(const engine::CacheAnalysis& a, QStringList& labels, QVector<double>& first, QVector<double>& again) {
+    std::map<engine::Sid, std::pair<int, int>> counts;  // program -> (first compiles, recompiles)
+    std::vector<engine::Sid> order;
+    for (const engine::MissExplanation& m : a.attribution.misses) {
+        if (m.lookup >= a.facts.lookups.size()) continue;
+        const engine::Sid p = a.facts.lookups[m.lookup].program;
+        auto [it, fresh] = counts.emplace(p, std::make_pair(0, 0));
+        if (fresh) order.push_back(p);
+        (m.cause == engine::MissCause::FirstCompile ? it->second.first : it->second.second) += 1;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](engine::Sid x, engine::Sid y) {
+        return counts[x].first + counts[x].second > counts[y].first + counts[y].second;
+    });
+    labels.clear();
+    first.clear();
+    again.clear();
+    for (engine::Sid p : order) {
+        labels << qs(a.facts.str(p));
+        first << counts[p].first;
+        again << counts[p].second;
+    }
+}
+}  // namespace
 
 CacheView::CacheView(QWidget* parent)
     : QWidget(parent), m_verdict(new QLabel(this)), m_chart(new BarChart(Qt::Vertical, this)),
@@ -58,18 +96,19 @@ CacheView::CacheView(QWidget* parent)
         if (m_selected >= 0) emit timelineRequested(m_selected);
     });
     connect(issues, &FilteredTable::current, this, [this](const QModelIndex& i) {
-        if (const CacheIssueRow* r = m_issues->rowAt(i.row()); r && m_analysis && r->lookup < m_analysis->facts.lookups.size())
-            showLookup(m_analysis->facts.lookups[r->lookup].id);
+        if (const CacheIssueRow* r = m_issues->rowAt(i.row()); r && r->lookupId) showLookup(r->lookupId);
     });
 }
 
 void CacheView::setDocument(const TraceDocument& doc) {
     auto analysis = doc.analyses ? doc.analyses->cache : nullptr;
-    m_verdict->setText(acceptanceVerdictHtml(doc));
-    if (analysis == m_analysis && analysis) return;
+    auto modules = doc.analyses && doc.analyses->trace ? doc.analyses->trace->moduleCache : nullptr;
+    m_verdict->setText(acceptanceVerdictHtml(doc) + moduleCacheHtml(modules.get()));
+    if (analysis == m_analysis && modules == m_moduleCache && (analysis || modules)) return;
     m_analysis = analysis;
-    m_lookups->setRows(cacheLookupRows(analysis));
-    m_issues->setRows(analysis ? cacheIssueRows(*analysis) : std::make_shared<const std::vector<CacheIssueRow>>());
+    m_moduleCache = modules;
+    m_lookups->setRows(cacheLookupRows(analysis, modules));
+    m_issues->setRows(cacheIssueRows(analysis.get(), modules.get()));
     // Misses per step, a program's first compile apart from its recompiles: only the second kind is
     // what the acceptance criterion (and the user) worries about.
     QStringList labels;
@@ -91,14 +130,21 @@ void CacheView::setDocument(const TraceDocument& doc) {
             (m.cause == engine::MissCause::FirstCompile ? first : again).values[at->second] += 1.0;
         }
     }
-    m_chart->setStackedBars(labels, {first, again}, QStringLiteral("misses per step"), true);
+    if (labels.isEmpty() && modules) {
+        // Warp loads have no steps: their misses per module instead, most first.
+        missesPerProgram(*modules, labels, first.values, again.values);
+        m_chart->setStackedBars(labels, {first, again}, QStringLiteral("Warp misses per module"), true);
+    } else {
+        m_chart->setStackedBars(labels, {first, again}, QStringLiteral("misses per step"), true);
+    }
     // Open on the first miss whose key moved: usually the one the user came for.
-    if (analysis)
-        for (const engine::MissExplanation& m : analysis->attribution.misses)
-            if (m.cause == engine::MissCause::KeyMoved && m.lookup < analysis->facts.lookups.size()) {
-                showLookup(analysis->facts.lookups[m.lookup].id);
-                break;
-            }
+    for (const engine::CacheAnalysis* a : {analysis.get(), modules.get()})
+        if (a)
+            for (const engine::MissExplanation& m : a->attribution.misses)
+                if (m.cause == engine::MissCause::KeyMoved && m.lookup < a->facts.lookups.size()) {
+                    showLookup(a->facts.lookups[m.lookup].id);
+                    return;
+                }
 }
 
 bool CacheView::showLookup(std::int64_t id) {

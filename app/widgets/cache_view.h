@@ -1,6 +1,7 @@
 // Cache view: the acceptance verdict, misses per step, every lookup with the replay's verdict and
 // the miss's cause, the moved components before / after, and the cache's problems (poisoned
-// entries, stale handles, holes).
+// entries, stale handles, holes). Warp module loads join as lookups of their kernel cache
+// (core/engine/warp/warp_cache_lookups.h): compiled = miss, cached = hit.
 #pragma once
 
 #include "app/models/cache_models.h"
@@ -26,7 +27,7 @@ public:
     BarChart* chart() const { return m_chart; }
     QString verdict() const;
     QString details() const;
-    // Selects the lookup with cache_lookups.id == id (a finding's evidence row).
+    // Selects the lookup with Lookup::id == id: a cache_lookups.id, or minus a module_loads.id.
     bool showLookup(std::int64_t id);
     // cache_lookups.id of the selected lookup; -1 when none.
     std::int64_t selectedLookup() const { return m_selected; }
@@ -46,6 +47,7 @@ private:
     std::shared_ptr<const engine::CacheAnalysis> m_analysis;
     QToolButton* m_showInTimeline;
     std::int64_t m_selected = -1;
+    std::shared_ptr<const engine::CacheAnalysis> m_moduleCache;  // Warp module loads as lookups
 };
 
 }  // namespace cs::gui

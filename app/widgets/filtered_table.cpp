@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QColor>
+#include <QFont>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -12,15 +13,23 @@
 namespace cs::gui {
 
 namespace {
-// The proxy that turns a model's Tone (table_model.h) into the cell's text colour.
+// The proxy that turns a model's Tone (table_model.h) into the cell's text colour (and a link's
+// underline).
 class ToneProxy : public QSortFilterProxyModel {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
     QVariant data(const QModelIndex& index, int role) const override {
-        if (role != Qt::ForegroundRole) return QSortFilterProxyModel::data(index, role);
+        if (role != Qt::ForegroundRole && role != Qt::FontRole) return QSortFilterProxyModel::data(index, role);
         const QVariant tone = QSortFilterProxyModel::data(index, ToneRole);
         if (!tone.isValid()) return QSortFilterProxyModel::data(index, role);
+        if (role == Qt::FontRole) {
+            if (static_cast<Tone>(tone.toInt()) != Tone::Link) return QSortFilterProxyModel::data(index, role);
+            QFont f;
+            f.setUnderline(true);
+            return f;
+        }
         switch (static_cast<Tone>(tone.toInt())) {
+        case Tone::Link: return QColor(0x15, 0x65, 0xc0);
         case Tone::Good: return QColor(0x2e, 0x7d, 0x32);
         case Tone::Notice: return QColor(0xb2, 0x6a, 0x00);
         case Tone::Bad: return QColor(0xc6, 0x28, 0x28);

@@ -24,7 +24,13 @@ FindingsView::FindingsView(QWidget* parent)
         if (const FindingItem* it = m_model->itemAt(i)) m_details->setHtml(findingHtml(*it->finding));
     });
     connect(m_table, &FilteredTable::activated, this, [this](const QModelIndex& i) {
-        if (const FindingItem* it = m_model->itemAt(i)) emit findingActivated(it->findingIndex);
+        const FindingItem* it = m_model->itemAt(i);
+        if (!it) return;
+        // An evidence row is a link to its own view; the finding row leads to all of its evidence.
+        if (it->evidence >= 0 && !evidenceView(it->finding->evidence[static_cast<std::size_t>(it->evidence)]).isEmpty())
+            emit evidenceActivated(it->findingIndex, it->evidence);
+        else
+            emit findingActivated(it->findingIndex);
     });
 }
 

@@ -1,5 +1,5 @@
 // Findings view: every finding (mechanism, evidence, cost, fix); activating one jumps to its
-// evidence rows and its timeline range.
+// evidence rows and its timeline range, activating an evidence row opens that row in its view.
 #pragma once
 
 #include "app/models/findings_model.h"
@@ -25,6 +25,8 @@ public:
 
 signals:
     void findingActivated(int findingIndex);
+    // An evidence row that a view lists (evidenceView) was activated.
+    void evidenceActivated(int findingIndex, int evidenceIndex);
 
 private:
     FindingsModel* m_model;

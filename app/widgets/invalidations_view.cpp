@@ -1,6 +1,7 @@
 #include "invalidations_view.h"
 
 #include "filtered_table.h"
+#include "icicle_view.h"
 #include "app/models/text.h"
 
 #include <QComboBox>
@@ -8,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -19,6 +21,7 @@ InvalidationsView::InvalidationsView(QWidget* parent)
     : QWidget(parent), m_model(makeInvalidationsModel(this)), m_module(new QComboBox(this)), m_path(new QLineEdit(this)),
       m_summary(new QLabel(this)) {
     m_table = new FilteredTable(m_model, QStringLiteral("Search the trees (method, signature, MethodInstance)"), this);
+    m_icicle = new IcicleView(this);
     m_path->setPlaceholderText(QStringLiteral("Path to a method: type part of a MethodInstance, press Enter"));
     m_module->setToolTip(QStringLiteral("Only trees whose root method is defined in this module (SnoopCompile filtermod)"));
     auto* tools = new QHBoxLayout;
@@ -28,7 +31,16 @@ InvalidationsView::InvalidationsView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addLayout(tools);
-    layout->addWidget(m_table, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(m_icicle);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    connect(m_icicle, &IcicleView::nodeClicked, this, [this](int node) {
+        m_table->filter()->clear();
+        m_table->selectSource(m_model->indexOfNode(node));
+    });
     connect(m_module, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { rebuild(); });
     connect(m_path, &QLineEdit::returnPressed, this, [this] { showPathTo(m_path->text()); });
 }
@@ -54,6 +66,7 @@ void InvalidationsView::rebuild() {
     if (m_forest && m_module->currentIndex() > 0) m_shown = engine::filterTrees(*m_forest, m_module->currentText().toStdString(), 0);
     m_tree = buildInvalidationTree(m_shown);
     m_model->setTree(m_tree);
+    m_icicle->setTree(m_tree);
     // Most children first: the trees worth reading come on top (SnoopCompile prints them last).
     m_table->view()->sortByColumn(1, Qt::DescendingOrder);
     if (m_tree->nodes.size() < 500) m_table->view()->expandToDepth(3);
@@ -64,8 +77,8 @@ void InvalidationsView::rebuild() {
     }
     std::int64_t cost = 0;
     for (const engine::MethodInvalidations& t : m_shown->trees) cost += t.recompileNs;
-    m_summary->setText(QStringLiteral("%1 trees from %2 log items%3%4")
-                           .arg(m_shown->trees.size())
+    m_summary->setText(QStringLiteral("%1 from %2 log items%3%4")
+                           .arg(m_shown->trees.size() == 1 ? QStringLiteral("1 tree") : QStringLiteral("%1 trees").arg(m_shown->trees.size()))
                            .arg(m_forest->items + m_forest->printedLines)
                            .arg(m_forest->costJoined ? QStringLiteral(", %1 of recompilation joined").arg(durationText(cost))
                                                      : QStringLiteral(", no compile timings to join"))
@@ -83,6 +96,16 @@ bool InvalidationsView::showPathTo(const QString& needle) {
     if (target < 0 || static_cast<std::size_t>(target) >= m_tree->itemOfNode.size()) return false;
     m_table->selectSource(m_model->indexOfNode(m_tree->itemOfNode[static_cast<std::size_t>(target)]));
     return true;
+}
+
+bool InvalidationsView::showTree(std::size_t index) {
+    if (!m_forest || index >= m_forest->trees.size()) return false;
+    if (m_shown != m_forest) m_module->setCurrentIndex(0);  // rebuilds over the whole forest
+    if (!m_tree || index >= m_tree->itemOfTree.size()) return false;
+    const QModelIndex root = m_model->indexOfNode(m_tree->itemOfTree[index]);
+    m_table->filter()->clear();
+    m_table->selectSource(root);
+    return root.isValid();
 }
 
 QString InvalidationsView::summary() const { return m_summary->text(); }

@@ -1,6 +1,7 @@
 // Invalidations view: SnoopCompile-style trees (inserted / deleted method -> mt_backedges and
 // backedges -> caller trees) with children counts and recompile cost; sort by any column, filter
-// by module, search, and the path from a root to a method (SnoopCompile's findcaller).
+// by module, search, and the path from a root to a method (SnoopCompile's findcaller); below, the
+// forest as an icicle weighted by recompile cost, whose blocks select their rows.
 #pragma once
 
 #include "app/models/invalidation_models.h"
@@ -14,6 +15,7 @@ class QLineEdit;
 namespace cs::gui {
 
 class FilteredTable;
+class IcicleView;
 
 class InvalidationsView : public QWidget {
     Q_OBJECT
@@ -23,14 +25,19 @@ public:
     InvalidationsModel* model() const { return m_model; }
     FilteredTable* table() const { return m_table; }
     QComboBox* moduleFilter() const { return m_module; }
+    IcicleView* icicle() const { return m_icicle; }
     // Selects the first node whose MethodInstance contains `needle`, expanding the path to it.
     bool showPathTo(const QString& needle);
+    // Selects the root of tree `index` of the analysis's forest (a finding's evidence), showing all
+    // modules first when a module filter hides it.
+    bool showTree(std::size_t index);
     QString summary() const;
 
 private:
     void rebuild();
     InvalidationsModel* m_model;
     FilteredTable* m_table;
+    IcicleView* m_icicle;
     QComboBox* m_module;
     QLineEdit* m_path;
     QLabel* m_summary;

@@ -2,9 +2,12 @@
 
 #include "filtered_table.h"
 
+#include "app/models/text.h"
+
 #include <QLabel>
 
 #include <algorithm>
+#include <optional>
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -22,8 +25,34 @@ FindingsPtr findingsOfKind(const FindingsPtr& all, const std::string& prefix, st
     return out;
 }
 
+QString moduleHeadline(const engine::warp::ModuleReport* report, std::int64_t repeatedNames) {
+    if (!report || (report->loadCount == 0 && report->counters.empty())) return QStringLiteral("No Warp module loads in this trace.");
+    QString text = QStringLiteral("<b>%1 module loads</b>: %2 compiled, %3 cached, %4 errors; %5 module names, %6 built under "
+                                  "several identities.")
+                       .arg(groupedCount(report->loadCount), groupedCount(report->compiled), groupedCount(report->cached),
+                            groupedCount(report->errors), groupedCount(static_cast<std::int64_t>(report->modules.size())),
+                            groupedCount(repeatedNames));
+    // The probe's own figures (warp_probe_importer.h), per session that ran one.
+    for (const auto& [session, counters] : report->counters) {
+        auto get = [&](const char* name) -> std::optional<std::int64_t> {
+            auto it = counters.find(std::string("warp.probe/") + name);
+            return it == counters.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+        };
+        auto cold = get("cold_module_ns_median");
+        if (!cold) continue;
+        text += QStringLiteral("<br><b>Probe</b> (%1 samples): cold module %2 median").arg(get("samples").value_or(0)).arg(durationText(*cold));
+        if (auto mad = get("cold_module_ns_mad")) text += QStringLiteral(" (MAD %1)").arg(durationText(*mad));
+        if (auto warm = get("warm_module_ns_median")) text += QStringLiteral(", warm module %1").arg(durationText(*warm));
+        if (auto native = get("native_compile_ns_median")) text += QStringLiteral(", native compile %1").arg(durationText(*native));
+        text += QStringLiteral("; %1 compiled, %2 cached events").arg(get("compiled_events").value_or(0)).arg(get("cached_events").value_or(0));
+    }
+    return text;
+}
+
 ModulesView::ModulesView(QWidget* parent)
-    : QWidget(parent), m_model(makeModulesModel(this)), m_findings(makeFindingsModel(this)) {
+    : QWidget(parent), m_model(makeModulesModel(this)), m_findings(makeFindingsModel(this)), m_headline(new QLabel(this)) {
+    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setWordWrap(true);
     m_table = new FilteredTable(m_model, QStringLiteral("Filter modules, hashes, differences"), this);
     auto* findings = new FilteredTable(m_findings, QStringLiteral("Filter Warp findings"), this);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -32,6 +61,7 @@ ModulesView::ModulesView(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_headline);
     layout->addWidget(new QLabel(QStringLiteral("Repeated hashes: a module name built under several identities "
                                                 "(kernel set × options × block_dim × generic instances) builds once per identity.")));
     layout->addWidget(split, 1);
@@ -42,6 +72,7 @@ ModulesView::ModulesView(QWidget* parent)
 
 void ModulesView::setDocument(const TraceDocument& doc) {
     auto report = doc.analyses ? doc.analyses->modules : nullptr;
+    m_headline->setText(moduleHeadline(report.get(), doc.analyses && doc.analyses->trace ? doc.analyses->trace->repeatedModules() : 0));
     if (report != m_report || !m_tree) {
         m_report = report;
         m_tree = buildModuleTree(report);
@@ -60,6 +91,8 @@ void ModulesView::setDocument(const TraceDocument& doc) {
     }
     m_findings->setTree(tree);
 }
+
+QString ModulesView::headline() const { return m_headline->text(); }
 
 bool ModulesView::showLoad(std::int64_t id) {
     if (!m_tree) return false;

@@ -9,14 +9,15 @@ namespace cs::engine {
 
 struct AnalysisCounters {
     std::atomic<std::int64_t> summaries{0};      // compile accounting (CompileSummaryBuilder::finish)
-    std::atomic<std::int64_t> cacheReplays{0};   // analyseCache
+    std::atomic<std::int64_t> cacheReplays{0};   // analyseCache of the recorded lookups
+    std::atomic<std::int64_t> moduleCacheReplays{0};  // warp::analyseModuleCache
     std::atomic<std::int64_t> moduleReports{0};  // warp::buildModuleReport
     std::atomic<std::int64_t> forests{0};        // loadInvalidationTrees
     std::atomic<std::int64_t> findings{0};       // collectFindings
     std::atomic<std::int64_t> traceAnalyses{0};  // analyseTrace
 
     void reset() {
-        for (auto* c : {&summaries, &cacheReplays, &moduleReports, &forests, &findings, &traceAnalyses}) c->store(0);
+        for (auto* c : {&summaries, &cacheReplays, &moduleCacheReplays, &moduleReports, &forests, &findings, &traceAnalyses}) c->store(0);
     }
 };
 

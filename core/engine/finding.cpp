@@ -20,7 +20,7 @@ std::string evidenceSubject(const Evidence& e) {
         {"counters", "counter"},           {"methods", "method"},               {"invalidation_items", "invalidation item"},
         {"cuda_programs", "CUDA program"}, {"kernel_launches", "kernel launch"}, {"phase_timings", "compiler phase"},
         {"steps", "step"},                 {"sessions", "session"},             {"stats", ""},
-        {"cuda_jit", "driver JIT record"}};
+        {"cuda_jit", "driver JIT record"}, {"invalidation_trees", "invalidation tree"}};
     std::string noun = e.table;
     for (const auto& [table, word] : kNouns)
         if (e.table == table) noun = std::string(word);  // "" for the stats table: the note says it all

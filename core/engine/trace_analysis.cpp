@@ -3,6 +3,7 @@
 #include "core/engine/all_findings.h"
 #include "core/engine/analysis_counters.h"
 #include "core/engine/julia/invalidation_load.h"
+#include "core/engine/warp/warp_cache_lookups.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 #include "core/trace/trace_problems.h"
@@ -59,6 +60,7 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     control.check();
     control.report(50, "module identities");
     a->modules = std::make_shared<const warp::ModuleReport>(warp::buildModuleReport(reader));
+    a->moduleCache = warp::analyseModuleCache(*a->modules);
     control.check();
     control.report(60, "invalidation trees");
     if (reader.rowCount("invalidation_items") > 0) {

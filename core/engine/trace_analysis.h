@@ -47,6 +47,9 @@ struct TraceAnalysis {
     TraceFacts facts;
     TraceLosses losses;  // what the trace is missing (every view shows it first)
     std::shared_ptr<const CacheAnalysis> cache;  // null: the trace recorded no cache lookups
+    // Warp module loads replayed as a persistent cache (warp/warp_cache_lookups.h); null: no compiled
+    // or cached load. Judged by no acceptance rule and listing no findings of its own.
+    std::shared_ptr<const CacheAnalysis> moduleCache;
     std::vector<CacheCounters> counters;         // the runtime's cache_stats() snapshots
     AcceptanceVerdict verdict;
     // Always built (probe counters give findings without loads); moduleLoads() says if there were loads.

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <numeric>
 
@@ -209,11 +211,17 @@ TEST(TimelineData, CancelStopsTheLoad) {
     EXPECT_THROW(summarizeCompileTime(*reader, {.cancel = &cancel}), LoadCancelled);
 }
 
-TEST(TimelineSearch, FindsSpansAndModulesByAnyPartOfTheirName) {
-    cs::test::TempDir dir;
+namespace {
+TimelineData demoTimeline(const cs::test::TempDir& dir) {
     demo::writeDemoTrace(dir.file("demo.cstrace"));
     auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
-    TimelineData d = loadTimeline(*reader);
+    return loadTimeline(*reader);
+}
+}  // namespace
+
+TEST(TimelineSearch, FindsSpansAndModulesByAnyPartOfTheirName) {
+    cs::test::TempDir dir;
+    TimelineData d = demoTimeline(dir);
     auto hits = searchTimeline(d, "GRADIENT");
     EXPECT_EQ(hits.size(), 3u);  // two compiles and the inference of the gradient program
     auto sim = searchTimeline(d, "warp.sim");
@@ -257,4 +265,39 @@ TEST(TimelineIndex, ShiftMovesEverySpanAndTheExtent) {
     // Saturating at the limit, never wrapping.
     idx.shift(std::numeric_limits<std::int64_t>::max());
     EXPECT_EQ(idx.maxNs(), std::numeric_limits<std::int64_t>::max());
+}
+
+// A hash finds its module load; a category name finds every item of that category; no cap by
+// default; the per-name totals add up the hits' durations.
+TEST(TimelineSearch, FindsHashesAndCategoriesWithoutACapAndTotalsPerName) {
+    cs::test::TempDir dir;
+    TimelineData d = demoTimeline(dir);
+    auto hash = searchTimeline(d, "bbbbbbb");
+    ASSERT_EQ(hash.size(), 1u);
+    EXPECT_EQ(std::string(d.str(hash[0].item.name)).rfind("warp.sim bbbbbbb", 0), 0u);
+    // The cached Warp load is drawn as a cache load: found by its category's name, not by its own.
+    std::vector<bool> cacheLoads(CS_CAT_COUNT, false);
+    cacheLoads[CS_CAT_CACHE_LOAD] = true;
+    auto byCategory = searchTimeline(d, "cache load", SIZE_MAX, cacheLoads);
+    ASSERT_FALSE(byCategory.empty());
+    for (const auto& h : byCategory) EXPECT_EQ(h.item.category, CS_CAT_CACHE_LOAD);
+    EXPECT_GT(byCategory.size(), searchTimeline(d, "cache load").size());
+    auto all = searchTimeline(d, "a");
+    EXPECT_EQ(searchTimeline(d, "a", all.size() - 1).size(), all.size() - 1);
+    auto totals = totalsByName(all);
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i < totals.size(); ++i) {
+        count += totals[i].count;
+        EXPECT_LE(totals[i].maxNs, totals[i].totalNs);
+        if (i > 0) {
+            EXPECT_GE(totals[i - 1].totalNs, totals[i].totalNs);
+        }
+        std::int64_t total = 0, max = 0, n = 0;
+        for (const auto& h : all)
+            if (h.item.name == totals[i].name) total += h.item.endNs - h.item.startNs, max = std::max(max, h.item.endNs - h.item.startNs), ++n;
+        EXPECT_EQ(totals[i].totalNs, total);
+        EXPECT_EQ(totals[i].maxNs, max);
+        EXPECT_EQ(totals[i].count, n);
+    }
+    EXPECT_EQ(count, static_cast<std::int64_t>(all.size()));
 }

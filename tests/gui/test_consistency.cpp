@@ -239,7 +239,7 @@ TEST(OneAnalysis, EachAnalysisRunsOncePerGuiLoadAndOncePerReport) {
     auto& counters = engine::analysisCounters();
     auto expectEachOnce = [&](const char* what) {
         SCOPED_TRACE(what);
-        for (const auto* c : {&counters.traceAnalyses, &counters.summaries, &counters.cacheReplays, &counters.moduleReports,
+        for (const auto* c : {&counters.traceAnalyses, &counters.summaries, &counters.cacheReplays, &counters.moduleCacheReplays, &counters.moduleReports,
                               &counters.forests, &counters.findings})
             EXPECT_EQ(c->load(), 1);
     };

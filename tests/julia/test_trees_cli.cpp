@@ -102,11 +102,19 @@ TEST(InvalidationFindings, EnzymeRootIsACostedWarningWithAFix) {
     ASSERT_TRUE(f.costNs.has_value());
     EXPECT_EQ(*f.costNs, 20'763'947'800);
     EXPECT_NE(f.fix.find("show(::IO, ::Type{T})"), std::string::npos);
-    ASSERT_EQ(f.evidence.size(), 2u);  // the __init__ span (largest) and the show recompile statement
+    // The __init__ span (largest), the show recompile statement, then the tree itself (for viewers to open).
+    ASSERT_EQ(f.evidence.size(), 3u);
     EXPECT_EQ(f.evidence[0].table, "spans");
     EXPECT_EQ(f.evidence[0].note, "MethodInstance for Enzyme.__init__() recompiled, 20760.8 ms");
     EXPECT_EQ(cs::test::scalar(*reader, "SELECT category FROM spans WHERE id = " + std::to_string(f.evidence[0].rowId)), CS_CAT_INIT);
     EXPECT_EQ(f.evidence[1].note, "MethodInstance for show(::IOContext{Base.TTY}, ::Type) recompiled, 3.1 ms");
+    EXPECT_EQ(f.evidence[2].table, "invalidation_trees");
+    const auto forest = cs::engine::analyseTrace(*reader)->invalidations;
+    ASSERT_TRUE(forest);
+    const auto tree = static_cast<std::size_t>(f.evidence[2].rowId - 1);
+    ASSERT_LT(tree, forest->trees.size());
+    EXPECT_EQ(forest->trees[tree].method.rfind("show(io::IO, ::Type{T}) where T<:Tracker.TrackedReal", 0), 0u)
+        << forest->trees[tree].method;
 }
 
 TEST(TreesCli, EdgeValidationHeaderOfConsolidateFalseReprintsAndCompactFormIsNotGuessed) {

@@ -181,7 +181,7 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
             const auto& l = facts.lookups[m.lookup];
             r.failures.push_back({"no miss after the first step",
                                   facts.str(l.program) + " missed at step " + std::to_string(m.step) + " (first used at step " +
-                                      std::to_string(m.firstStep) + ", lookup #" + std::to_string(l.id) + "): " + m.reason});
+                                      std::to_string(m.firstStep) + ", " + lookupName(l) + "): " + m.reason});
         }
     }
     // Rule 3: the expected number of programs.
@@ -196,7 +196,7 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
         const auto& l = facts.lookups[i];
         bool replayHit = replay.outcomes[i].hit;
         r.failures.push_back({"replay agrees with the runtime",
-                              "lookup #" + std::to_string(l.id) + " " + facts.str(l.program) + ": runtime " +
+                              lookupName(l) + " " + facts.str(l.program) + ": runtime " +
                                   (replayHit ? "missed" : "hit") + ", replay " + (replayHit ? "hits" : "misses") +
                                   (replayHit ? ": the key recorded no component that moved"
                                              : ": no live entry has this key")});
@@ -204,7 +204,7 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
     for (const auto& c : replay.counterChecks) {
         if (c.agrees) continue;
         r.failures.push_back({"cache_stats() agrees with the replay",
-                              "snapshot " + (c.afterLookup ? "after lookup #" + std::to_string(facts.lookups[*c.afterLookup].id)
+                              "snapshot " + (c.afterLookup ? "after " + lookupName(facts.lookups[*c.afterLookup])
                                                 : std::string("before any lookup")) +
                                   ": " + c.detail});
     }

@@ -5,6 +5,10 @@ namespace cs::engine {
 
 std::shared_ptr<const CacheAnalysis> analyseCache(CacheFacts facts, const AcceptanceOptions& options) {
     ++analysisCounters().cacheReplays;
+    return analyseCacheUncounted(std::move(facts), options);
+}
+
+std::shared_ptr<const CacheAnalysis> analyseCacheUncounted(CacheFacts facts, const AcceptanceOptions& options) {
     auto a = std::make_shared<CacheAnalysis>();
     a->facts = std::move(facts);
     a->replay = replayCache(a->facts);

@@ -31,6 +31,8 @@ struct CacheAnalysis {
 };
 
 std::shared_ptr<const CacheAnalysis> analyseCache(CacheFacts facts, const AcceptanceOptions& options = {});
+// The same, not counted as a replay of the recorded lookups (the Warp module cache counts its own).
+std::shared_ptr<const CacheAnalysis> analyseCacheUncounted(CacheFacts facts, const AcceptanceOptions& options = {});
 std::shared_ptr<const CacheAnalysis> analyseCache(const trace::TraceReader& reader,
                                                   const AcceptanceOptions& options = {});
 

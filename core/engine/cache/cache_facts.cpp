@@ -17,6 +17,14 @@ const std::string& CacheFacts::str(Sid id) const {
     return it == strings.end() ? empty : it->second;
 }
 
+std::string lookupName(const Lookup& l) {
+    return l.moduleLoad ? "module load #" + std::to_string(*l.moduleLoad) : "lookup #" + std::to_string(l.id);
+}
+
+const char* lookupTable(const Lookup& l) { return l.moduleLoad ? "module_loads" : "cache_lookups"; }
+
+std::int64_t lookupRowId(const Lookup& l) { return l.moduleLoad.value_or(l.id); }
+
 Sid CacheFacts::find(const std::string& s) const {
     Sid best = 0;  // the smallest id holding `s`, so the answer does not depend on hash order
     for (const auto& [id, text] : strings)

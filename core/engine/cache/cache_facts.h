@@ -42,7 +42,10 @@ struct ClosureMethod {
 };
 
 struct Lookup {
-    std::int64_t id = 0;  // cache_lookups.id
+    // cache_lookups.id; for a Warp module load (warp/warp_cache_lookups.h) minus its module_loads.id,
+    // so ids stay distinct in a trace holding both.
+    std::int64_t id = 0;
+    std::optional<std::int64_t> moduleLoad{};  // module_loads.id when this lookup is a Warp module load
     std::int64_t sessionId = 0;
     std::int64_t tsNs = 0;
     Sid cache = 0, program = 0, handle = 0;
@@ -53,6 +56,12 @@ struct Lookup {
     std::vector<KeyComponent> components{};  // in ordinal order
     std::vector<ClosureMethod> closure{};    // only on the miss that created an entry
 };
+
+// "lookup #12", or "module load #3" for a Warp module load: how every front end names a lookup.
+std::string lookupName(const Lookup& l);
+// The trace table and row id a lookup came from (a finding's evidence).
+const char* lookupTable(const Lookup& l);
+std::int64_t lookupRowId(const Lookup& l);
 
 struct MethodEvent {
     std::int64_t id = 0;  // methods.id

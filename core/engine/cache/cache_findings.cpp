@@ -16,7 +16,7 @@ namespace cs::engine {
 namespace {
 
 Evidence lookupEvidence(const CacheFacts& facts, size_t i, std::string note) {
-    return {"cache_lookups", facts.lookups[i].id, std::move(note)};
+    return {engine::lookupTable(facts.lookups[i]), engine::lookupRowId(facts.lookups[i]), std::move(note)};
 }
 
 void setRange(Finding& f, const CacheFacts& facts, const std::vector<size_t>& lookups) {

@@ -79,6 +79,10 @@ std::vector<Finding> invalidationFindings(const InvalidationForest& forest) {
                 f.evidence.push_back({"spans", measured[k]->recompileSpanId,
                                       std::string(measured[k]->mi) + " recompiled, " + formatMs(measured[k]->recompileNs)});
         }
+        // And the tree itself, so a viewer can open it (the finding has no time range of its own):
+        // row = 1 + its index in the forest, the order `compilescope trees` prints.
+        f.evidence.push_back({kInvalidationTreeEvidence, static_cast<std::int64_t>(t - forest.trees.data()) + 1,
+                              who + ", " + std::to_string(t->children) + " children"});
         f.fix = noCause ? "Record again with `@snoop_invalidations` on a Julia that logs the cause (1.12 with julia#57999 "
                           "or later), then read `invalidation_trees`; the tree root names the method to fix."
               : t->orphan ? "Paste the whole `invalidation_trees` output (from its `N-element Vector` line) so each entry "

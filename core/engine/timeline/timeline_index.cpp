@@ -117,11 +117,12 @@ void TimelineIndex::queryRow(const Row& r, std::uint16_t depth, std::int64_t t0,
     }
 }
 
-void TimelineIndex::findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out) const {
+void TimelineIndex::findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out,
+                               const std::vector<bool>& categories) const {
     for (std::size_t d = 0; d < m_rows.size(); ++d) {
         const Row& r = m_rows[d];
         for (std::size_t i = 0; i < r.name.size() && out.size() < limit; ++i)
-            if (r.name[i] < wanted.size() && wanted[r.name[i]])
+            if ((r.name[i] < wanted.size() && wanted[r.name[i]]) || (r.category[i] < categories.size() && categories[r.category[i]]))
                 out.push_back({r.start[i], r.end[i], r.rowId[i], r.name[i], 1, static_cast<std::uint16_t>(d), r.category[i]});
     }
 }

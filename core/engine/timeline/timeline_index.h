@@ -57,8 +57,10 @@ public:
     // Appends to `out` every item of rows [0, depthCount) that intersects [t0, t1), folding spans
     // narrower than bucketNs (> 0).
     void query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, std::vector<TimelineItem>& out) const;
-    // Spans whose name id has wanted[name] set, in row then time order, at most `limit`.
-    void findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out) const;
+    // Spans whose name id has wanted[name] set, or whose category has categories[category] set, in
+    // row then time order, at most `limit`.
+    void findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out,
+                    const std::vector<bool>& categories = {}) const;
     // What a folded "N items" mark holds: the spans of row `depth` inside [t0, t1), their busy time
     // and the names that took longest (a hover tooltip). Scans at most `scanLimit` spans, so a fold of
     // millions stays interactive; `scanned` < `count` says the names are of the first ones only.

@@ -1,7 +1,10 @@
 #include "core/engine/timeline/timeline_search.h"
 
+#include "core/util/saturating.h"
+
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 namespace cs::engine {
 
@@ -14,21 +17,38 @@ bool containsNoCase(std::string_view hay, std::string_view needle) {
 }
 }  // namespace
 
-std::vector<SearchHit> searchTimeline(const TimelineData& data, std::string_view needle, std::size_t limit) {
+std::vector<SearchHit> searchTimeline(const TimelineData& data, std::string_view needle, std::size_t limit,
+                                      const std::vector<bool>& categories) {
     std::vector<SearchHit> hits;
     if (needle.empty()) return hits;
     std::vector<bool> wanted(data.strings.size() + 1, false);
-    bool any = false;
+    bool any = std::find(categories.begin(), categories.end(), true) != categories.end();
     for (std::size_t id = 1; id <= data.strings.size(); ++id)
         if (containsNoCase(data.strings.get(static_cast<std::int64_t>(id)), needle)) any = wanted[id] = true;
     if (!any) return hits;
     std::vector<TimelineItem> items;
     for (std::size_t l = 0; l < data.lanes.size() && hits.size() < limit; ++l) {
         items.clear();
-        data.lanes[l].spans.findByName(wanted, limit - hits.size(), items);
+        data.lanes[l].spans.findByName(wanted, limit - hits.size(), items, categories);
         for (const TimelineItem& it : items) hits.push_back({static_cast<int>(l), it});
     }
     return hits;
+}
+
+std::vector<NameTotals> totalsByName(const std::vector<SearchHit>& hits) {
+    std::unordered_map<std::uint32_t, std::size_t> row;
+    std::vector<NameTotals> out;
+    for (const SearchHit& h : hits) {
+        auto [it, fresh] = row.emplace(h.item.name, out.size());
+        if (fresh) out.push_back({.name = h.item.name, .category = h.item.category});
+        NameTotals& t = out[it->second];
+        const std::int64_t ns = util::satSub(h.item.endNs, h.item.startNs);
+        t.count += h.item.count;
+        t.totalNs = util::satAdd(t.totalNs, ns);
+        t.maxNs = std::max(t.maxNs, ns);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const NameTotals& a, const NameTotals& b) { return a.totalNs > b.totalNs; });
+    return out;
 }
 
 }  // namespace cs::engine

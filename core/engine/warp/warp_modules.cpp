@@ -124,6 +124,9 @@ ModuleReport groupLoads(std::vector<ModuleLoad> loads) {
             r.modules.push_back({.sessionId = l.sessionId, .name = l.name});
         }
         addLoad(r.modules[it->second], l);
+        r.compiled += l.result == CS_MODULE_COMPILED;
+        r.cached += l.result == CS_MODULE_CACHED;
+        r.errors += l.result == CS_MODULE_ERROR;
         if (std::find(r.sessions.begin(), r.sessions.end(), l.sessionId) == r.sessions.end()) r.sessions.push_back(l.sessionId);
         ++r.loadCount;
     }

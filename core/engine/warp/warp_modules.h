@@ -93,6 +93,7 @@ struct ModuleReport {
     // git_commit, peer_access, kernel_cache, device <alias>, ...), as the log importer stored them.
     std::map<std::int64_t, std::map<std::string, std::string>> banners{};
     std::int64_t loadCount = 0;
+    std::int64_t compiled = 0, cached = 0, errors = 0;  // loads by result, over every module
 };
 
 // A module hash as Warp prints it: the first 7 hex digits (collectors record the full sha256).
