@@ -88,6 +88,7 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
         ctx.forced = !request.forcedFormat.empty();
         ctx.baseNs = joined ? joinedEnd : 0;
         ImportSummary summary = imp->run(in, ctx);
+        if (!summary.clock.empty()) writer.setSessionClock(session, writer.intern(summary.clock), summary.startNs);
         if (joined) {
             joinedEnd = std::max(joinedEnd, summary.lastNs);
         } else {
