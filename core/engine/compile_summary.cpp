@@ -3,6 +3,7 @@
 #include "core/engine/timeline/timeline_data.h"
 #include "core/engine/analysis_counters.h"
 #include "core/engine/session_clocks.h"
+#include "core/engine/session_labels.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/util/saturating.h"
@@ -314,7 +315,8 @@ CompileSummaryBuilder::CompileSummaryBuilder(const trace::TraceReader& reader) :
                      ses.base = classifyTimeBase(ses.clock, ses.runtime);
                      s.sessions.push_back(ses);
                  });
-    for (SessionSummary& ses : s.sessions) ses.label = sessionLabel(reader, ses.id);
+    const auto labels = sessionLabels(reader);
+    for (SessionSummary& ses : s.sessions) ses.label = labels.at(ses.id);
     m->untimedSession.assign(s.sessions.size(), 0);
     m->bySession.assign(s.sessions.size(), {});
     m->extent.assign(s.sessions.size(), {});

@@ -1,5 +1,6 @@
 #include "core/engine/timeline/timeline_data.h"
 
+#include "core/engine/session_labels.h"
 #include "core/engine/session_time.h"
 
 #include "core/trace/reader.h"
@@ -9,7 +10,6 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -37,19 +37,9 @@ std::size_t TimelineData::allocatedBytes() const {
 }
 
 std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId) {
-    std::string label;
-    reader.query("SELECT pid, runtime_sid, source_sid FROM sessions WHERE id=" + std::to_string(sessionId),
-                 [&](sqlite3_stmt* st) {
-                     std::string runtime = reader.str(trace::colInt(st, 1));
-                     std::string source = reader.str(trace::colInt(st, 2));
-                     if (runtime.empty()) runtime = "session " + std::to_string(sessionId);
-                     label = runtime;
-                     if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-                         label += " pid " + std::to_string(trace::colInt(st, 0));
-                     else if (!source.empty())
-                         label += ": " + std::filesystem::path(source).filename().string();
-                 });
-    return label.empty() ? "session " + std::to_string(sessionId) : label;
+    auto labels = sessionLabels(reader);
+    auto it = labels.find(sessionId);
+    return it == labels.end() ? "session " + std::to_string(sessionId) : it->second;
 }
 
 namespace {
@@ -190,8 +180,9 @@ private:
                            if (isClocked(base)) m_clocked.insert(trace::colInt(st, 0));
                            else if (base == TimeBase::Sequence) m_sequence.insert(trace::colInt(st, 0));
                        });
+        const auto labels = sessionLabels(m_reader);
         for (std::int64_t id : ids) {
-            m_sessionLabel[id] = sessionLabel(m_reader, id);
+            m_sessionLabel[id] = labels.at(id);
             // Its lanes say that their spans are durations laid end to end, not times on a clock.
             if (m_sequence.count(id)) m_sessionLabel[id] += " (durations only, laid end to end)";
         }
