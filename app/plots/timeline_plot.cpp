@@ -407,8 +407,13 @@ TimelineSelection TimelinePlot::hitAt(QPoint pos) const {
 
 void TimelinePlot::select(const TimelineSelection& s, bool follow) {
     m_selection = s;
-    if (follow && s.valid() && s.lane >= 0) showRange(s.source, s.item.startNs, s.item.endNs);
-    else replot();
+    // Braces: `emit` expands to nothing, and clang 14 reads the line after a one-line else as
+    // misleadingly indented (-Wmisleading-indentation).
+    if (follow && s.valid() && s.lane >= 0) {
+        showRange(s.source, s.item.startNs, s.item.endNs);
+    } else {
+        replot();
+    }
     emit selectionChanged();
 }
 
