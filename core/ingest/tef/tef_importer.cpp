@@ -61,7 +61,8 @@ std::optional<std::int64_t> trailingBeginningOfTime(std::istream& in) {
     if (t.empty() || (t.back() != ',' && t.back() != '{')) return std::nullopt;
     std::int64_t us = 0;
     std::from_chars(number.data(), number.data() + number.size(), us);
-    return us * 1000;  // at most 17 digits of microseconds: fits in int64 nanoseconds
+    if (us >= 9'000'000'000'000'000) return std::nullopt;  // as nanoseconds past the int64 range
+    return us * 1000;
 }
 
 // Reads the otherData object; nvcc and NVRTC mark theirs with "isNVRTC".
@@ -146,16 +147,22 @@ ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
                 }
             } else if (key == "otherData") {
                 ok = readOtherData(r, b);
-            } else if (key == "beginningOfTime" && !origin && !sawEvents) {
-                // Written before the events by a tool other than clang: it serves the same way.
+            } else if (key == "beginningOfTime" && !origin) {
+                // Before the events (a tool other than clang) it serves as the one at the end does.
+                // Found only here after the events, it came too late: the value is out of range, or
+                // the stream could not be read from its end.
                 Token v = r.next();
+                const bool usable = v == Token::Number && r.number() >= 1 && r.number() < 9.0e15;
                 if (v == Token::Error) {
                     ok = false;
-                } else if (v == Token::Number && r.number() >= 1 && r.number() < 9.0e15) {
+                } else if (usable && !sawEvents) {
                     origin = static_cast<std::int64_t>(r.number()) * 1000;
                     b.setTimeOrigin(*origin);
                 } else {
-                    ctx.malformed("\"beginningOfTime\"", "is not a number of microseconds since the epoch", id());
+                    ctx.malformed("\"beginningOfTime\"",
+                                  usable ? "came after the events and could not be read first; times kept relative"
+                                         : "is not a number of microseconds since the epoch (below 9e15); times kept relative",
+                                  id());
                     ++summary.malformed;
                     ok = r.skipCurrent();
                 }
