@@ -4,10 +4,13 @@
 
 #include "core/engine/build/build_report.h"
 #include "core/engine/session_labels.h"
+#include "core/engine/timeline/timeline_search.h"
 #include "core/engine/trace_analysis.h"
 #include "core/formats/ninja_log_lines.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace cs::test {
 namespace {
@@ -102,6 +105,12 @@ TEST(ClangTimeTrace, BeginningOfTimeThatIsNoNumberIsMalformed) {
     EXPECT_EQ(t->count("SELECT count(*) FROM stats WHERE detail LIKE '%beginningOfTime%'"), 1);
 }
 
+TEST(ClangTimeTrace, BeginningOfTimeOutOfRangeAtTheEndIsMalformed) {
+    auto t = importContent("e.json", clangTrace(99999999999999999, 700), "tef");
+    EXPECT_EQ(t->count("SELECT min(start_ns) FROM spans"), 10'000);
+    EXPECT_EQ(t->count("SELECT count(*) FROM stats WHERE detail LIKE '%beginningOfTime%below 9e15%'"), 1);
+}
+
 TEST(ClangTimeTrace, TwoFilesOfOneBuildShowTheirParallelism) {
     TempDir dir;
     std::filesystem::create_directories(dir.path() / "x");
@@ -120,6 +129,26 @@ TEST(ClangTimeTrace, TwoFilesOfOneBuildShowTheirParallelism) {
     EXPECT_EQ(a->build->peakParallelism, 2);
     // Wall time is the build's span (the later file ends 500 us after its start + 2110 us).
     EXPECT_EQ(a->summary.wallNs, (500 + 10 + 2100) * 1000);
+}
+
+TEST(ClangTimeTrace, SearchFindsSpansByTheirDetail) {
+    // Two headers and an instantiation; the search needle appears in a detail only, never in a name.
+    auto t = importContent("d.json",
+                           "{\"traceEvents\":[{\"pid\":1,\"tid\":1,\"ph\":\"X\",\"ts\":1,\"dur\":50,\"name\":\"Source\","
+                           "\"args\":{\"detail\":\"/src/include/Widget.h\"}},{\"pid\":1,\"tid\":1,\"ph\":\"X\",\"ts\":60,"
+                           "\"dur\":5,\"name\":\"Source\",\"args\":{\"detail\":\"/usr/include/vector\"}},{\"pid\":1,\"tid\":1,"
+                           "\"ph\":\"X\",\"ts\":70,\"dur\":9,\"name\":\"InstantiateClass\",\"args\":{\"detail\":"
+                           "\"Box<widget::Part>\"}}],\"beginningOfTime\":1000}",
+                           "tef");
+    const engine::TimelineData d = engine::loadTimeline(*t->reader);
+    ASSERT_EQ(d.detailSpans.size(), 3u);
+    auto hits = engine::searchTimeline(d, "WIDGET");
+    ASSERT_EQ(hits.size(), 2u) << "the header and the instantiation, matched case-insensitively";
+    std::set<std::string> found;
+    for (const auto& h : hits) found.insert(std::string(d.str(d.detailOf(h.item.rowId))));
+    EXPECT_EQ(found, (std::set<std::string>{"/src/include/Widget.h", "Box<widget::Part>"}));
+    // A name match is listed once even when the detail matches too.
+    EXPECT_EQ(engine::searchTimeline(d, "Source").size(), 2u);
 }
 
 TEST(SessionLabels, ShortestDistinguishingPath) {

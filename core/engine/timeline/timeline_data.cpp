@@ -30,10 +30,17 @@ const char* laneSourceTable(LaneSource s) {
 
 std::size_t TimelineData::allocatedBytes() const {
     std::size_t bytes = strings.allocatedBytes() + lanes.capacity() * sizeof(TimelineLane) +
+                        detailSpans.capacity() * sizeof(std::int64_t) + detailStrings.capacity() * sizeof(std::uint32_t) +
                         marks.capacity() * sizeof(SessionMarks);
     for (const TimelineLane& l : lanes) bytes += l.spans.allocatedBytes() + l.process.capacity() + l.name.capacity();
     for (const SessionMarks& m : marks) bytes += m.lookups.allocatedBytes() + m.steps.allocatedBytes();
     return bytes;
+}
+
+std::uint32_t TimelineData::detailOf(std::int64_t spanId) const {
+    auto it = std::lower_bound(detailSpans.begin(), detailSpans.end(), spanId);
+    if (it == detailSpans.end() || *it != spanId) return 0;
+    return detailStrings[static_cast<std::size_t>(it - detailSpans.begin())];
 }
 
 std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId) {
@@ -71,6 +78,7 @@ public:
         loadStrings();
         loadSessions();
         loadTracks();
+        loadDetails();
         m_control.report(5, "spans");
         // Each lane is only touched by the scan thread that reads its track.
         std::vector<std::int64_t> trackIds;
@@ -159,6 +167,29 @@ private:
         auto [it, added] = m_labels.try_emplace(label, static_cast<std::int64_t>(m_out.strings.size()) + 1);
         if (added) m_out.strings.setNext(it->second, label);
         return it->second;
+    }
+
+    void loadDetails() {
+        each("SELECT s.id, s.detail_sid FROM spans s WHERE s.detail_sid IS NOT NULL AND s.track_id IN (SELECT t.id FROM "
+             "tracks t JOIN sessions se ON se.id = t.session_id JOIN strings r ON r.id = se.runtime_sid "
+             "WHERE r.str = 'import:tef')",
+             [&](sqlite3_stmt* st) {
+                 const std::int64_t sid = trace::colInt(st, 1);
+                 if (sid <= 0 || static_cast<std::uint64_t>(sid) > m_out.strings.size()) return;  // no such string
+                 m_out.detailSpans.push_back(trace::colInt(st, 0));
+                 m_out.detailStrings.push_back(static_cast<std::uint32_t>(sid));
+             });
+        std::vector<std::size_t> order(m_out.detailSpans.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return m_out.detailSpans[a] < m_out.detailSpans[b]; });
+        std::vector<std::int64_t> spans(order.size());
+        std::vector<std::uint32_t> strings(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            spans[i] = m_out.detailSpans[order[i]];
+            strings[i] = m_out.detailStrings[order[i]];
+        }
+        m_out.detailSpans = std::move(spans);
+        m_out.detailStrings = std::move(strings);
     }
 
     void loadStrings() {

@@ -59,6 +59,10 @@ public:
     void query(std::int64_t t0, std::int64_t t1, std::int64_t bucketNs, std::vector<TimelineItem>& out) const;
     // Spans whose name id has wanted[name] set, in row then time order, at most `limit`.
     void findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out) const;
+    // Spans whose row id is in `rowIds` (ascending) and whose name is not wanted[] (findByName has
+    // those already), in row then time order, at most `limit`.
+    void findByRowId(const std::vector<std::int64_t>& rowIds, const std::vector<bool>& wanted, std::size_t limit,
+                     std::vector<TimelineItem>& out) const;
     // What a folded "N items" mark holds: the spans of row `depth` inside [t0, t1), their busy time
     // and the names that took longest (a hover tooltip). Scans at most `scanLimit` spans, so a fold of
     // millions stays interactive; `scanned` < `count` says the names are of the first ones only.

@@ -22,10 +22,16 @@ std::vector<SearchHit> searchTimeline(const TimelineData& data, std::string_view
     for (std::size_t id = 1; id <= data.strings.size(); ++id)
         if (containsNoCase(data.strings.get(static_cast<std::int64_t>(id)), needle)) any = wanted[id] = true;
     if (!any) return hits;
+    // Spans whose detail matches (a header, a template): their ids, ascending as detailSpans is.
+    std::vector<std::int64_t> byDetail;
+    for (std::size_t i = 0; i < data.detailSpans.size(); ++i)
+        if (data.detailStrings[i] < wanted.size() && wanted[data.detailStrings[i]]) byDetail.push_back(data.detailSpans[i]);
     std::vector<TimelineItem> items;
     for (std::size_t l = 0; l < data.lanes.size() && hits.size() < limit; ++l) {
         items.clear();
-        data.lanes[l].spans.findByName(wanted, limit - hits.size(), items);
+        const TimelineIndex& spans = data.lanes[l].spans;
+        spans.findByName(wanted, limit - hits.size(), items);
+        if (data.lanes[l].source == LaneSource::Spans) spans.findByRowId(byDetail, wanted, limit - hits.size(), items);
         for (const TimelineItem& it : items) hits.push_back({static_cast<int>(l), it});
     }
     return hits;
