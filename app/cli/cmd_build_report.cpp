@@ -6,6 +6,7 @@
 
 #include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <charconv>
@@ -48,7 +49,7 @@ void printJson(std::ostream& out, const std::string& label, const BuildReport& r
     util::JsonWriter w(out, true);
     w.beginObject().key("trace").value(label);
     w.key("total_ns").value(r.totalNs).key("frontend_ns").value(r.frontendNs).key("backend_ns").value(r.backendNs);
-    w.key("span_ns").value(r.spanEndNs - r.spanStartNs).key("peak_parallelism").value(static_cast<std::int64_t>(r.peakParallelism));
+    w.key("span_ns").value(util::satSub(r.spanEndNs, r.spanStartNs)).key("peak_parallelism").value(static_cast<std::int64_t>(r.peakParallelism));
     w.key("files").beginArray();
     for (const auto& f : r.files) {
         w.beginObject().key("session_id").value(f.sessionId).key("label").value(f.label).key("source").value(f.source);
@@ -73,7 +74,7 @@ void printText(std::ostream& out, const std::string& label, const BuildReport& r
     out << "build " << label << ": " << r.files.size() << " time traces, " << util::formatDuration(r.totalNs)
         << " of compiler time: frontend " << util::formatDuration(r.frontendNs) << " (" << pct(r.frontendNs, r.totalNs)
         << "), backend " << util::formatDuration(r.backendNs) << " (" << pct(r.backendNs, r.totalNs) << ")\n";
-    out << "span " << util::formatDuration(r.spanEndNs - r.spanStartNs) << ", peak parallelism " << r.peakParallelism;
+    out << "span " << util::formatDuration(util::satSub(r.spanEndNs, r.spanStartNs)) << ", peak parallelism " << r.peakParallelism;
     if (!r.ninjaTargets.empty())
         out << ", " << util::formatCount(static_cast<std::int64_t>(r.ninjaTargets.size())) << " ninja commands ("
             << util::formatCount(r.ninjaJoined) << " joined to a time trace)";

@@ -1,6 +1,7 @@
 #include "core/ingest/ninja_log_importer.h"
 
 #include "core/formats/ninja_log_lines.h"
+#include "core/util/saturating.h"
 
 #include <algorithm>
 #include <string>
@@ -106,7 +107,8 @@ ImportSummary NinjaLogImporter::run(std::istream& in, ImportContext& ctx) const 
                                            .parentTrackId = process}),
                                0);
         lanes[lane].second = c.endMs;
-        const std::int64_t start = originNs + c.startMs * 1'000'000, dur = (c.endMs - c.startMs) * 1'000'000;
+        // ms below 9e12 (the grammar's limit) fit as ns; a hostile mtime must not overflow the sum.
+        const std::int64_t start = util::satAdd(originNs, c.startMs * 1'000'000), dur = (c.endMs - c.startMs) * 1'000'000;
         std::int64_t span = w.addSpan({.trackId = lanes[lane].first,
                                        .startNs = start,
                                        .durNs = dur,
@@ -116,7 +118,7 @@ ImportSummary NinjaLogImporter::run(std::istream& in, ImportContext& ctx) const 
         if (!c.hash.empty()) w.addSpanArg(span, hashKey, std::string_view(c.hash));
         ++summary.records;
         summary.firstNs = any ? std::min(summary.firstNs, start) : start;
-        summary.lastNs = any ? std::max(summary.lastNs, start + dur) : start + dur;
+        summary.lastNs = any ? std::max(summary.lastNs, util::satAdd(start, dur)) : util::satAdd(start, dur);
         any = true;
     }
     return summary;

@@ -1,5 +1,6 @@
 #include "core/engine/build/build_findings.h"
 
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 namespace cs::engine::build {
@@ -99,7 +100,7 @@ std::vector<Finding> buildFindings(const BuildReport& r) {
                 "see its most expensive functions in `compilescope build-report`.";
         x.sessionId = f.sessionId;
         x.startNs = f.startNs;
-        x.endNs = f.startNs + f.totalNs;
+        x.endNs = util::satAdd(f.startNs, f.totalNs);
         out.push_back(std::move(x));
     }
     return out;

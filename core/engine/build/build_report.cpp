@@ -260,7 +260,7 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
         if (r.ninjaTargets.empty()) edges.push_back({f.startNs, 1}), edges.push_back({util::satAdd(f.startNs, f.totalNs), -1});
         r.files.push_back(std::move(f));
     }
-    for (BuildFile& f : r.files) f.offsetNs = f.startNs - earliest;
+    for (BuildFile& f : r.files) f.offsetNs = util::satSub(f.startNs, earliest);
     for (const NinjaTarget& t : r.ninjaTargets) {
         r.ninjaJoined += t.joined;
         cover(t.startNs, util::satAdd(t.startNs, t.durNs));
