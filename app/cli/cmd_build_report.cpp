@@ -65,6 +65,13 @@ void printJson(std::ostream& out, const std::string& label, const BuildReport& r
     costJson(w, "template_sets", r.templateSets, top);
     costJson(w, "optimised_functions", r.optimisedFunctions, top);
     costJson(w, "generated_functions", r.generatedFunctions, top);
+    w.key("phases").beginArray();
+    for (size_t i = 0; i < r.phases.size() && i < top; ++i) {
+        const auto& p = r.phases[i];
+        w.beginObject().key("name").value(p.name).key("stage").value(p.backend ? "backend" : "frontend");
+        w.key("ns").value(p.ns).key("count").value(p.count).key("files").value(p.files).endObject();
+    }
+    w.endArray();
     w.key("ninja_commands").value(static_cast<std::int64_t>(r.ninjaTargets.size())).key("ninja_joined").value(r.ninjaJoined);
     w.endObject();
     out << "\n";
@@ -87,6 +94,16 @@ void printText(std::ostream& out, const std::string& label, const BuildReport& r
             t.addRow({f.label, "+" + util::formatDuration(f.offsetNs), util::formatDuration(f.totalNs),
                       util::formatDuration(f.frontendNs), util::formatDuration(f.backendNs),
                       f.ninjaNs ? util::formatDuration(*f.ninjaNs) : "-"});
+        }
+        t.print(out, 100);
+    }
+    if (!r.phases.empty()) {
+        out << "\nPhases (each in the frontend or the backend event that contains it):\n";
+        TablePrinter t({"phase", "stage", "time", "count", "files"});
+        for (size_t i = 0; i < r.phases.size() && i < top; ++i) {
+            const auto& p = r.phases[i];
+            t.addRow({p.name, p.backend ? "backend" : "frontend", util::formatDuration(p.ns), util::formatCount(p.count),
+                      util::formatCount(p.files)});
         }
         t.print(out, 100);
     }

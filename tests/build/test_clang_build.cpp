@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -114,6 +115,21 @@ void sumByDetail(const util::JsonValue& events, std::initializer_list<std::strin
     }
 }
 
+// For each event name, whether its spans lie in a Frontend event (false) or a Backend one (true).
+void stagesOf(const util::JsonValue& events, std::map<std::string, std::set<bool>>& out) {
+    std::vector<std::tuple<double, double, bool>> stages;
+    for (const auto& e : events.items)
+        if (const auto* n = e.get("name"); n && (n->str == "Frontend" || n->str == "Backend") && e.get("dur"))
+            stages.emplace_back(e.get("ts")->num, e.get("ts")->num + e.get("dur")->num, n->str == "Backend");
+    for (const auto& e : events.items) {
+        const auto* n = e.get("name");
+        if (!n || !e.get("dur") || n->str == "Frontend" || n->str == "Backend") continue;
+        const double ts = e.get("ts")->num, end = ts + e.get("dur")->num;
+        for (const auto& [s, f, backend] : stages)
+            if (s <= ts && end <= f) out[n->str].insert(backend);
+    }
+}
+
 std::pair<std::string, std::int64_t> top(const std::map<std::string, std::int64_t>& sums) {
     std::pair<std::string, std::int64_t> best{"", -1};
     for (const auto& [k, v] : sums)
@@ -137,6 +153,7 @@ TEST(ClangBuild, TimeTracesAndNinjaLogGiveTheBuildReport) {
     std::vector<std::string> inputs;
     std::map<std::string, Expected> expected;  // by trace path
     std::map<std::string, std::int64_t> headers, templates;
+    std::map<std::string, std::set<bool>> stageOf;  // event name -> in a Backend event (true) / Frontend one
     std::int64_t totalEvents = 0;
     for (const char* name : {"alpha", "beta", "gamma", "main"}) {
         const std::string path = tmp.file(std::string("obj/") + name + ".json");
@@ -162,6 +179,7 @@ TEST(ClangBuild, TimeTracesAndNinjaLogGiveTheBuildReport) {
             if (n->str.starts_with("Total ")) ++x.totals;
         }
         totalEvents += x.totals;
+        stagesOf(events, stageOf);
         sumByDetail(events, {"Source"}, headers);
         sumByDetail(events, {"InstantiateClass", "InstantiateFunction"}, templates);
     }
@@ -230,6 +248,16 @@ TEST(ClangBuild, TimeTracesAndNinjaLogGiveTheBuildReport) {
     auto [topTemplate, topTemplateNs] = top(templates);
     EXPECT_EQ(r.templates.front().name, topTemplate);
     EXPECT_EQ(r.templates.front().ns, topTemplateNs);
+
+    // Every event name is in the frontend or the backend: where its spans lie in the JSON decides.
+    ASSERT_FALSE(r.phases.empty());
+    std::set<std::string> sawBackendPass;
+    for (const auto& p : r.phases) {
+        ASSERT_TRUE(stageOf.count(p.name)) << p.name << " is in no Frontend / Backend event of the JSON";
+        EXPECT_TRUE(stageOf[p.name].count(p.backend)) << p.name << (p.backend ? " backend" : " frontend");
+        if (p.backend && p.name.ends_with("Pass")) sawBackendPass.insert(p.name);
+    }
+    EXPECT_FALSE(sawBackendPass.empty()) << "clang 14+ names backend events after LLVM passes";
 
     // The ninja log: the four compiles joined, the link not; the build placed on the traces' clock.
     EXPECT_EQ(r.ninjaTargets.size(), 5u);

@@ -144,6 +144,7 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
     Summer headers, templates, sets, optimised, generated;
     std::unordered_map<std::int64_t, std::string> folded;  // template detail id -> its set
     std::map<std::int64_t, BuildFile> files;
+    std::map<std::int64_t, std::vector<StageInterval>> stages;  // per session: its Frontend and Backend spans
     // Per file: where the last counted span of each (name, detail) ends; a span starting before that
     // is nested in (or overlaps) one already counted.
     std::map<std::pair<int, std::int64_t>, std::int64_t> openUntil;
@@ -180,8 +181,14 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
                              f.totalNs = util::satAdd(f.totalNs, dur);
                              f.startNs = std::min(f.startNs, util::satAdd(start, clocks.offsetOf(session)));
                              break;
-                         case Frontend: f.frontendNs = util::satAdd(f.frontendNs, dur); break;
-                         case Backend: f.backendNs = util::satAdd(f.backendNs, dur); break;
+                         case Frontend:
+                             f.frontendNs = util::satAdd(f.frontendNs, dur);
+                             stages[session].push_back({start, util::satAdd(start, dur), false});
+                             break;
+                         case Backend:
+                             f.backendNs = util::satAdd(f.backendNs, dur);
+                             stages[session].push_back({start, util::satAdd(start, dur), true});
+                             break;
                          case Source:
                              if (!d.empty()) headers.add(d, session, spanId, dur);
                              break;
@@ -274,6 +281,7 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
     r.templateSets = sets.take(labels, keep);
     r.optimisedFunctions = optimised.take(labels, keep);
     r.generatedFunctions = generated.take(labels, keep);
+    r.phases = buildPhases(reader, stages, keep);
     return r;
 }
 

@@ -15,6 +15,8 @@
 // is the instantiations whose names are equal once every <...> is folded to <$>.
 #pragma once
 
+#include "core/engine/build/build_phases.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,6 +76,7 @@ struct BuildReport {
     std::vector<Cost> templateSets;     // instantiations, names folded
     std::vector<Cost> optimisedFunctions;  // OptFunction
     std::vector<Cost> generatedFunctions;  // CodeGen Function
+    std::vector<PhaseCost> phases;          // every event name, frontend or backend (build_phases.h)
     std::vector<NinjaTarget> ninjaTargets;  // every ninja command, by start
     std::int64_t ninjaJoined = 0;            // of which joined to a time trace
 
