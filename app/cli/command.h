@@ -43,6 +43,7 @@ Command modulesCommand();
 Command measureCommand();
 Command compareCommand();
 Command watchCommand();
+Command buildReportCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

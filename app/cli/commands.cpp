@@ -19,6 +19,7 @@ const std::vector<Command>& commands() {
         measureCommand(),
         compareCommand(),
         watchCommand(),
+        buildReportCommand(),
     };
     return all;
 }

@@ -43,8 +43,11 @@ std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<Sear
         const engine::TimelineData& d = *traces[s].timeline;
         for (const engine::SearchHit& h : engine::searchTimeline(d, n, limit - rows->size(), categories)) {
             const engine::TimelineLane& lane = d.lanes[static_cast<std::size_t>(h.lane)];
+            QString name = qs(d.str(h.item.name));
+            if (lane.source == engine::LaneSource::Spans)  // the header or template a time-trace span worked on
+                if (const std::uint32_t detail = d.detailOf(h.item.rowId)) name += QStringLiteral(": ") + qs(d.str(detail));
             rows->push_back({static_cast<int>(s), traces[s].label, qs(lane.process) + QStringLiteral(" · ") + qs(lane.name),
-                             qs(d.str(h.item.name)), h.lane, h.item, d.minNs});
+                             name, h.lane, h.item, d.minNs});
         }
     }
     return rows;

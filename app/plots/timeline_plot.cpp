@@ -578,8 +578,12 @@ QString TimelinePlot::selectionText() const {
         return QStringLiteral("%1 items folded (zoom in to see them)\nfrom %2 s to %3 s (%4)\n%5")
             .arg(it.count).arg(keyOf(s.source, it.startNs), 0, 'f', 6).arg(keyOf(s.source, it.endNs), 0, 'f', 6)
             .arg(durationText(cs::util::satSub(it.endNs, it.startNs)), where);
+    // A time trace's span says what it worked on: "InstantiateFunction: std::vector<int>::push_back".
+    QString name = qs(d.str(it.name));
+    if (lane.source == engine::LaneSource::Spans)
+        if (const std::uint32_t detail = d.detailOf(it.rowId)) name += QStringLiteral(": ") + qs(d.str(detail));
     return QStringLiteral("%1\n%2 · %3 at %4 s\n%5 #%6\n%7")
-        .arg(qs(d.str(it.name)), categoryName(it.category), durationText(cs::util::satSub(it.endNs, it.startNs)))
+        .arg(name, categoryName(it.category), durationText(cs::util::satSub(it.endNs, it.startNs)))
         .arg(keyOf(s.source, it.startNs), 0, 'f', 6)
         .arg(QString::fromLatin1(engine::laneSourceTable(lane.source))).arg(it.rowId).arg(where);
 }

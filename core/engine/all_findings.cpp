@@ -1,6 +1,7 @@
 #include "core/engine/all_findings.h"
 
 #include "core/engine/analysis_counters.h"
+#include "core/engine/build/build_findings.h"
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/cuda/cuda_programs.h"
 #include "core/engine/jit/jit_report.h"
@@ -19,7 +20,8 @@ AnalysisCounters& analysisCounters() {
 std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::ModuleReport* modules,
                                      const InvalidationForest* invalidations, const TraceLosses* losses,
                                      const cuda::CudaProgramReport* cudaPrograms,
-                                     const JuliaTimingReport* juliaTiming, const jit::JitReport* jit) {
+                                     const JuliaTimingReport* juliaTiming, const jit::JitReport* jit,
+                                     const build::BuildReport* build) {
     ++analysisCounters().findings;
     std::vector<Finding> all;
     auto append = [&](std::vector<Finding> part) {
@@ -36,6 +38,7 @@ std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::Mod
         append(cuda::jitFindings(*cudaPrograms));
     }
     if (jit) append(jit::jitFindings(*jit, cache));
+    if (build) append(build::buildFindings(*build));
     return all;
 }
 

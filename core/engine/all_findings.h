@@ -22,6 +22,9 @@ struct CudaProgramReport;
 namespace jit {
 struct JitReport;
 }
+namespace build {
+struct BuildReport;
+}
 
 // Concatenates the findings of each analysis that exists (null: the trace has no facts of that
 // kind). Ordered by analysis, then as each analysis orders them (most costly first).
@@ -30,6 +33,7 @@ std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::Mod
                                      const InvalidationForest* invalidations, const TraceLosses* losses = nullptr,
                                      const cuda::CudaProgramReport* cudaPrograms = nullptr,
                                      const JuliaTimingReport* juliaTiming = nullptr,
-                                     const jit::JitReport* jit = nullptr);
+                                     const jit::JitReport* jit = nullptr,
+                                     const build::BuildReport* build = nullptr);
 
 }  // namespace cs::engine

@@ -3,6 +3,7 @@
 #include "core/engine/timeline/timeline_data.h"
 #include "core/engine/analysis_counters.h"
 #include "core/engine/session_clocks.h"
+#include "core/engine/session_labels.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/util/saturating.h"
@@ -220,10 +221,13 @@ void CompileSummaryBuilder::Impl::readOtherTables() {
                      if (auto start = colOpt(st, 1)) timed(colInt(st, 0), label, *start, colOpt(st, 2));
                      else untimedFact(colInt(st, 0), label, colOpt(st, 2));
                  });
-    reader.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL", [&](sqlite3_stmt* st) {
-        if (auto start = colOpt(st, 1)) timed(colInt(st, 0), "compiler phase", *start, colOpt(st, 2));
-        else untimedFact(colInt(st, 0), "compiler phase", colOpt(st, 2));
-    });
+    // clang's per-file totals (tool clang) summarise the file's spans, which count already.
+    reader.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL AND tool <> " +
+                     std::to_string(CS_PHASE_TOOL_CLANG),
+                 [&](sqlite3_stmt* st) {
+                     if (auto start = colOpt(st, 1)) timed(colInt(st, 0), "compiler phase", *start, colOpt(st, 2));
+                     else untimedFact(colInt(st, 0), "compiler phase", colOpt(st, 2));
+                 });
     // A miss whose compile time the runtime reported: the compile runs from the lookup on. Where a
     // compile span covers the same time, the union counts it once.
     reader.query("SELECT session_id, ts_ns, compile_ns FROM cache_lookups WHERE verdict = " +
@@ -311,7 +315,8 @@ CompileSummaryBuilder::CompileSummaryBuilder(const trace::TraceReader& reader) :
                      ses.base = classifyTimeBase(ses.clock, ses.runtime);
                      s.sessions.push_back(ses);
                  });
-    for (SessionSummary& ses : s.sessions) ses.label = sessionLabel(reader, ses.id);
+    const auto labels = sessionLabels(reader);
+    for (SessionSummary& ses : s.sessions) ses.label = labels.at(ses.id);
     m->untimedSession.assign(s.sessions.size(), 0);
     m->bySession.assign(s.sessions.size(), {});
     m->extent.assign(s.sessions.size(), {});

@@ -4,6 +4,7 @@
 #include "core/engine/analysis_counters.h"
 #include "core/engine/julia/invalidation_load.h"
 #include "core/engine/warp/warp_cache_lookups.h"
+#include "core/engine/session_clocks.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 #include "core/trace/trace_problems.h"
@@ -76,9 +77,15 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     control.check();
     if (auto jit = jit::loadJitReport(reader, a->cache.get()); !jit.empty() || a->cache)
         a->jit = std::make_shared<const jit::JitReport>(std::move(jit));
+    control.report(75, "build");
+    SessionClocks clocks;  // the summary placed the sessions already
+    for (const SessionSummary& ses : a->summary.sessions) clocks.offsets[ses.id] = ses.offsetNs;
+    if (auto build = build::buildReport(reader, clocks); !build.empty())
+        a->build = std::make_shared<const build::BuildReport>(std::move(build));
+    control.check();
     control.report(80, "findings");
     a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get(), &a->losses,
-                                  a->cudaPrograms.get(), a->juliaTiming.get(), a->jit.get());
+                                  a->cudaPrograms.get(), a->juliaTiming.get(), a->jit.get(), a->build.get());
     dropCrossChecksOfLeftOutRows(a->facts.problems, a->findings);
     if (options.timelineBuckets > 0) {
         control.report(90, "timeline digest");

@@ -4,10 +4,12 @@
 // own figures from the trace, and a user saw 23 s of compiling in one place and 2049 s in another.
 // Now the engine computes each result once, here: the sessions and their time bases, the compile
 // accounting (compile_summary.h, docs/accounting.md), the cache replay and its acceptance verdict,
-// the module identities, the invalidation forest, the CUDA program identities, the findings of all of them, and the plain facts
+// the module identities, the invalidation forest, the CUDA program identities, a build's time traces
+// (build/build_report.h), the findings of all of them, and the plain facts
 // views list. Views only format what they are given.
 #pragma once
 
+#include "core/engine/build/build_report.h"
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/cache/verdict.h"
 #include "core/engine/compile_index.h"
@@ -58,6 +60,7 @@ struct TraceAnalysis {
     std::shared_ptr<const JuliaTimingReport> juliaTiming;     // null: no Julia timing output
     std::shared_ptr<const cuda::CudaProgramReport> cudaPrograms;  // null: no NVRTC / nvJitLink / driver JIT
     std::shared_ptr<const jit::JitReport> jit;  // null: no PyTorch / JAX events or persistent-cache keys
+    std::shared_ptr<const build::BuildReport> build;  // null: no clang time traces nor ninja log
     std::vector<Finding> findings;
     TimelineDigest digest;  // only with AnalysisOptions::timelineBuckets
     CompileIndex compileIndex;  // only with AnalysisOptions::compileIndexRows

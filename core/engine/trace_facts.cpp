@@ -45,7 +45,9 @@ void readFamilies(const trace::TraceReader& reader, TraceFacts& f) {
 }
 
 void readPhases(const trace::TraceReader& reader, Phases& p) {
-    reader.query("SELECT count(*), CAST(max(min(total(CASE WHEN parent_id IS NULL THEN dur_ns END), 9.2e18), -9.2e18) AS INTEGER) FROM phase_timings",
+    // clang's per-file totals (tool clang) summarise spans: listed, never added to the total.
+    reader.query("SELECT count(*), CAST(max(min(total(CASE WHEN parent_id IS NULL AND tool <> " +
+                     std::to_string(CS_PHASE_TOOL_CLANG) + " THEN dur_ns END), 9.2e18), -9.2e18) AS INTEGER) FROM phase_timings",
                  [&](sqlite3_stmt* st) { p.timings = colInt(st, 0), p.totalNs = colInt(st, 1); });
     reader.query("SELECT tool, coalesce(ph.str, ''), coalesce(a.str, ''), count(*), "
                  "CAST(max(min(total(dur_ns), 9.2e18), -9.2e18) AS INTEGER), max(dur_ns) "
@@ -78,7 +80,8 @@ void readSamples(const trace::TraceReader& reader, TraceFacts& f) {
         s[metric].push_back(ns);
         if (counts) total = util::satAdd(total, ns);
     };
-    reader.query("SELECT tool, coalesce(ph.str, ''), dur_ns, parent_id IS NULL FROM phase_timings t "
+    reader.query("SELECT tool, coalesce(ph.str, ''), dur_ns, parent_id IS NULL AND tool <> " +
+                     std::to_string(CS_PHASE_TOOL_CLANG) + " FROM phase_timings t "
                  "LEFT JOIN strings ph ON ph.id = t.phase_sid",
                  [&](sqlite3_stmt* st) {
                      add("phase " + std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))) + " " +

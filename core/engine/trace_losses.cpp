@@ -9,8 +9,8 @@
 namespace cs::engine {
 
 namespace {
-// Stats rows that are information, not a loss.
-bool informational(const std::string& name) { return name == "recovered_after_exit"; }
+// Stats rows that are information, not a loss (a ninja log's earlier builds were not this build).
+bool informational(const std::string& name) { return name == "recovered_after_exit" || name == "earlier_build_line"; }
 
 bool eventLoss(const std::string& name) { return name.rfind("dropped_", 0) == 0 || name == "lost_at_exit" || name == "discarded_bytes"; }
 

@@ -5,6 +5,7 @@
 #include "core/ingest/julia/julia_invalidations_importer.h"
 #include "core/ingest/julia/julia_timing_importer.h"
 #include "core/ingest/julia/julia_trees_importer.h"
+#include "core/ingest/ninja_log_importer.h"
 #include "core/ingest/nvcc_time_importer.h"
 #include "core/ingest/warp/warp_log_importer.h"
 #include "core/ingest/warp/warp_probe_importer.h"
@@ -26,6 +27,7 @@ void registerBuiltinImporters(ImporterRegistry& registry) {
     registry.add(std::make_unique<TorchTraceImporter>());
     registry.add(std::make_unique<TorchRecompilesImporter>());
     registry.add(std::make_unique<JaxLogImporter>());
+    registry.add(std::make_unique<NinjaLogImporter>());
 }
 
 }  // namespace cs::ingest

@@ -64,6 +64,7 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
     std::vector<ImportedFile> results;
     std::optional<std::int64_t> joined;  // the one session of --join-sessions
     std::int64_t joinedEnd = 0;
+    std::optional<std::int64_t> joinedStart;  // the earliest start a file named for the joined session
     for (size_t i = 0; i < request.inputs.size(); ++i) {
         const auto& path = request.inputs[i];
         const Importer* imp = chosen[i];
@@ -88,6 +89,14 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
         ctx.forced = !request.forcedFormat.empty();
         ctx.baseNs = joined ? joinedEnd : 0;
         ImportSummary summary = imp->run(in, ctx);
+        if (!summary.clock.empty()) {
+            std::int64_t start = summary.startNs;
+            if (joined) {  // a joined session starts with the earliest of its files
+                joinedStart = joinedStart ? std::min(*joinedStart, start) : start;
+                start = *joinedStart;
+            }
+            writer.setSessionClock(session, writer.intern(summary.clock), start);
+        }
         if (joined) {
             joinedEnd = std::max(joinedEnd, summary.lastNs);
         } else {

@@ -40,6 +40,10 @@ struct ImportSummary {
     std::int64_t malformed = 0;  // input records counted in stats instead
     std::int64_t unrecognised = 0;  // lines a forced importer could not use, counted in stats too
     std::int64_t firstNs = 0, lastNs = 0;  // time range covered, for the session's start/end
+    // The file's timestamps are on a clock other sessions share (clang's beginningOfTime puts them on
+    // CLOCK_REALTIME): the session takes this clock and `startNs` as its start. Empty: "relative".
+    std::string clock;
+    std::int64_t startNs = 0;
 };
 
 class Importer {

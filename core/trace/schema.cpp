@@ -207,7 +207,7 @@ std::vector<TableDef> makeTables() {
           {"shared_bytes", "INTEGER", NONE, "dynamic + static shared memory, bytes"},
           {"stream", "INTEGER", NONE, "stream id"},
           {"correlation_id", "INTEGER", NONE, "CUPTI correlation id"}}},
-        {"phase_timings", "phases", "Compiler phase timings (nvcc --time, NVRTC --time).",
+        {"phase_timings", "phases", "Compiler phase timings (nvcc --time, NVRTC --time; clang -ftime-trace's per-file Total events, tool clang, without a start).",
          {{"id", "INTEGER", PK, "row id"},
           {"session_id", "INTEGER", NN, "sessions.id"},
           {"tool", "INTEGER", NN, "enum phase_tool"},

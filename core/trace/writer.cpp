@@ -273,6 +273,11 @@ void TraceWriter::endSession(std::int64_t sessionId, std::int64_t endNs, OptInt 
            {endNs, exitStatus ? RawValue(*exitStatus) : RawValue(), sessionId});
 }
 
+void TraceWriter::setSessionClock(std::int64_t sessionId, StringId clock, std::int64_t startNs) {
+    runSql("cannot set the session clock", "UPDATE sessions SET clock_sid=?, start_ns=? WHERE id=?",
+           {static_cast<std::int64_t>(clock), startNs, sessionId});
+}
+
 void TraceWriter::setExitStatus(std::int64_t sessionId, std::int64_t exitStatus) {
     runSql("cannot set the exit status", "UPDATE sessions SET exit_status=? WHERE id=?", {exitStatus, sessionId});
 }

@@ -63,6 +63,9 @@ public:
 
     std::int64_t addSession(const SessionRecord& r);
     void endSession(std::int64_t sessionId, std::int64_t endNs, OptInt exitStatus);
+    // The clock of the session's timestamps and its start, when known only after its facts were
+    // read (an imported file that names its time origin at its end).
+    void setSessionClock(std::int64_t sessionId, StringId clock, std::int64_t startNs);
     // How the process ended, also for a session that never ended normally: its exit status, or
     // minus the number of the signal that killed it.
     void setExitStatus(std::int64_t sessionId, std::int64_t exitStatus);

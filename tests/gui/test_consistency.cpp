@@ -156,6 +156,20 @@ void compilerTraces(const test::TempDir& dir, std::vector<Case>& c) {
     } else {
         std::printf("[ skipped case ] clang time trace: %s not installed\n", clang);
     }
+    // A whole build: two files' time traces placed at their beginningOfTime, and the .ninja_log.
+    const char* ninja = "/usr/bin/ninja";
+    if (std::filesystem::exists(clang) && std::filesystem::exists(ninja)) {
+        test::writeFile(dir.file("b1.cpp"), "#include <map>\nint b1() { std::map<int, int> m; m[1] = 2; return (int)m.size(); }\n");
+        test::writeFile(dir.file("b2.cpp"), "#include <map>\nint b2() { std::map<int, long> m; m[1] = 2; return (int)m.size(); }\n");
+        test::writeFile(dir.file("build.ninja"), std::string("rule cxx\n  command = ") + clang +
+                                                   " -O1 -ftime-trace -c $in -o $out\nbuild obj/b1.o: cxx b1.cpp\n"
+                                                   "build obj/b2.o: cxx b2.cpp\n");
+        if (shell("cd " + dir.path().string() + " && " + ninja, dir.file("ninja.log")))
+            c.push_back({"clang build (time traces + .ninja_log)",
+                         import(dir, {dir.file("obj/b1.json"), dir.file("obj/b2.json"), dir.file(".ninja_log")}, "build.cstrace")});
+    } else {
+        std::printf("[ skipped case ] clang build: %s or %s not installed\n", clang, ninja);
+    }
     const char* nvcc = "/usr/local/cuda/bin/nvcc";
     if (std::filesystem::exists(nvcc)) {
         test::writeFile(dir.file("k.cu"), "__global__ void add(float* a, const float* b, int n) {\n"

@@ -140,9 +140,17 @@ TEST(ExportTef, DemoTraceRoundTripKeepsSpans) {
     const std::string back = roundTrip(dir, demo, doc);
     auto original = cs::trace::TraceReader::open(demo);
     auto imported = cs::trace::TraceReader::open(back);
-    const auto before = spansOf(*original, false);
+    auto before = spansOf(*original, false);
     const auto after = spansOf(*imported, true);
     ASSERT_GT(before.size(), 1000u);
+    // The demo trace was imported when clang's "Total <name>" events still became spans; exported and
+    // imported again they are what the importer makes of them now: per-file phase totals.
+    const auto totals = std::erase_if(before, [](const SpanKey& k) {
+        return k.name.starts_with("Total ") && std::any_of(k.args.begin(), k.args.end(), [](const std::string& a) {
+                   return a.starts_with("count=");
+               });
+    });
+    EXPECT_EQ(scalar(*imported, "SELECT count(*) FROM phase_timings WHERE tool = 3"), static_cast<std::int64_t>(totals));
     expectSameSpans(before, after);
 
     // One X event per span and per row of the runtime lanes, a named process per session and a

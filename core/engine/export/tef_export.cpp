@@ -1,6 +1,7 @@
 #include "core/engine/export/tef_export.h"
 
 #include "core/engine/session_clocks.h"
+#include "core/engine/session_labels.h"
 #include "core/engine/timeline/timeline_data.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
@@ -148,8 +149,9 @@ private:
     void sessions() {
         std::vector<std::int64_t> ids;
         m_reader.query("SELECT id FROM sessions ORDER BY id", [&](sqlite3_stmt* st) { ids.push_back(trace::colInt(st, 0)); });
+        const auto labels = sessionLabels(m_reader);
         for (std::int64_t id : ids) {
-            const std::string label = sessionLabel(m_reader, id);
+            const std::string& label = labels.at(id);
             meta("process_name", id, nullptr, "name", &label, 0);
             meta("process_sort_index", id, nullptr, "sort_index", nullptr, id);
         }

@@ -1,5 +1,6 @@
 #include "core/engine/timeline/timeline_data.h"
 
+#include "core/engine/session_labels.h"
 #include "core/engine/session_time.h"
 
 #include "core/trace/reader.h"
@@ -9,7 +10,6 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -30,26 +30,23 @@ const char* laneSourceTable(LaneSource s) {
 
 std::size_t TimelineData::allocatedBytes() const {
     std::size_t bytes = strings.allocatedBytes() + lanes.capacity() * sizeof(TimelineLane) +
+                        detailSpans.capacity() * sizeof(std::int64_t) + detailStrings.capacity() * sizeof(std::uint32_t) +
                         marks.capacity() * sizeof(SessionMarks);
     for (const TimelineLane& l : lanes) bytes += l.spans.allocatedBytes() + l.process.capacity() + l.name.capacity();
     for (const SessionMarks& m : marks) bytes += m.lookups.allocatedBytes() + m.steps.allocatedBytes();
     return bytes;
 }
 
+std::uint32_t TimelineData::detailOf(std::int64_t spanId) const {
+    auto it = std::lower_bound(detailSpans.begin(), detailSpans.end(), spanId);
+    if (it == detailSpans.end() || *it != spanId) return 0;
+    return detailStrings[static_cast<std::size_t>(it - detailSpans.begin())];
+}
+
 std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId) {
-    std::string label;
-    reader.query("SELECT pid, runtime_sid, source_sid FROM sessions WHERE id=" + std::to_string(sessionId),
-                 [&](sqlite3_stmt* st) {
-                     std::string runtime = reader.str(trace::colInt(st, 1));
-                     std::string source = reader.str(trace::colInt(st, 2));
-                     if (runtime.empty()) runtime = "session " + std::to_string(sessionId);
-                     label = runtime;
-                     if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-                         label += " pid " + std::to_string(trace::colInt(st, 0));
-                     else if (!source.empty())
-                         label += ": " + std::filesystem::path(source).filename().string();
-                 });
-    return label.empty() ? "session " + std::to_string(sessionId) : label;
+    auto labels = sessionLabels(reader);
+    auto it = labels.find(sessionId);
+    return it == labels.end() ? "session " + std::to_string(sessionId) : it->second;
 }
 
 namespace {
@@ -81,6 +78,7 @@ public:
         loadStrings();
         loadSessions();
         loadTracks();
+        loadDetails();
         m_control.report(5, "spans");
         // Each lane is only touched by the scan thread that reads its track.
         std::vector<std::int64_t> trackIds;
@@ -171,6 +169,29 @@ private:
         return it->second;
     }
 
+    void loadDetails() {
+        each("SELECT s.id, s.detail_sid FROM spans s WHERE s.detail_sid IS NOT NULL AND s.track_id IN (SELECT t.id FROM "
+             "tracks t JOIN sessions se ON se.id = t.session_id JOIN strings r ON r.id = se.runtime_sid "
+             "WHERE r.str = 'import:tef')",
+             [&](sqlite3_stmt* st) {
+                 const std::int64_t sid = trace::colInt(st, 1);
+                 if (sid <= 0 || static_cast<std::uint64_t>(sid) > m_out.strings.size()) return;  // no such string
+                 m_out.detailSpans.push_back(trace::colInt(st, 0));
+                 m_out.detailStrings.push_back(static_cast<std::uint32_t>(sid));
+             });
+        std::vector<std::size_t> order(m_out.detailSpans.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return m_out.detailSpans[a] < m_out.detailSpans[b]; });
+        std::vector<std::int64_t> spans(order.size());
+        std::vector<std::uint32_t> strings(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            spans[i] = m_out.detailSpans[order[i]];
+            strings[i] = m_out.detailStrings[order[i]];
+        }
+        m_out.detailSpans = std::move(spans);
+        m_out.detailStrings = std::move(strings);
+    }
+
     void loadStrings() {
         each("SELECT id, str FROM strings ORDER BY id", [&](sqlite3_stmt* st) {
             const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
@@ -190,8 +211,9 @@ private:
                            if (isClocked(base)) m_clocked.insert(trace::colInt(st, 0));
                            else if (base == TimeBase::Sequence) m_sequence.insert(trace::colInt(st, 0));
                        });
+        const auto labels = sessionLabels(m_reader);
         for (std::int64_t id : ids) {
-            m_sessionLabel[id] = sessionLabel(m_reader, id);
+            m_sessionLabel[id] = labels.at(id);
             // Its lanes say that their spans are durations laid end to end, not times on a clock.
             if (m_sequence.count(id)) m_sessionLabel[id] += " (durations only, laid end to end)";
         }

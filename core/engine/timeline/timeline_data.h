@@ -62,7 +62,16 @@ struct TimelineData {
     // holds clocked work: they are drawn after it, never under it as if they ran at the same time.
     std::optional<std::int64_t> sequenceFromNs;
 
+    // What each span of a time trace worked on (TEF args.detail: the header, template, function or
+    // pass), for the details pane and search: span ids ascending, beside their detail's string id.
+    // Read only for sessions a TEF import wrote (no other source has details), so a recorded trace
+    // of millions of spans pays nothing.
+    std::vector<std::int64_t> detailSpans;
+    std::vector<std::uint32_t> detailStrings;
+
     std::string_view str(std::int64_t id) const { return strings.get(id); }
+    // The detail string id of span `spanId` (a row id of a Spans lane), 0 when it has none.
+    std::uint32_t detailOf(std::int64_t spanId) const;
     std::int64_t displayNs(std::optional<std::int64_t> sessionId, std::int64_t rawNs) const {
         return sessionId ? rawNs + clocks.offsetOf(*sessionId) : rawNs;
     }

@@ -127,6 +127,19 @@ void TimelineIndex::findByName(const std::vector<bool>& wanted, std::size_t limi
     }
 }
 
+void TimelineIndex::findByRowId(const std::vector<std::int64_t>& rowIds, const std::vector<bool>& wanted,
+                                std::size_t limit, std::vector<TimelineItem>& out) const {
+    if (rowIds.empty()) return;
+    for (std::size_t d = 0; d < m_rows.size(); ++d) {
+        const Row& r = m_rows[d];
+        for (std::size_t i = 0; i < r.rowId.size() && out.size() < limit; ++i) {
+            if (r.name[i] < wanted.size() && wanted[r.name[i]]) continue;
+            if (std::binary_search(rowIds.begin(), rowIds.end(), r.rowId[i]))
+                out.push_back({r.start[i], r.end[i], r.rowId[i], r.name[i], 1, static_cast<std::uint16_t>(d), r.category[i]});
+        }
+    }
+}
+
 std::optional<TimelineItem> TimelineIndex::spanAt(int depth, std::int64_t t) const {
     if (depth < 0 || depth >= depthCount()) return std::nullopt;
     const Row& r = m_rows[static_cast<std::size_t>(depth)];

@@ -61,6 +61,10 @@ public:
     // row then time order, at most `limit`.
     void findByName(const std::vector<bool>& wanted, std::size_t limit, std::vector<TimelineItem>& out,
                     const std::vector<bool>& categories = {}) const;
+    // Spans whose row id is in `rowIds` (ascending) and whose name is not wanted[] (findByName has
+    // those already), in row then time order, at most `limit`.
+    void findByRowId(const std::vector<std::int64_t>& rowIds, const std::vector<bool>& wanted, std::size_t limit,
+                     std::vector<TimelineItem>& out) const;
     // What a folded "N items" mark holds: the spans of row `depth` inside [t0, t1), their busy time
     // and the names that took longest (a hover tooltip). Scans at most `scanLimit` spans, so a fold of
     // millions stays interactive; `scanned` < `count` says the names are of the first ones only.

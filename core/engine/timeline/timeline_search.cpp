@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cs::engine {
 
@@ -26,10 +27,27 @@ std::vector<SearchHit> searchTimeline(const TimelineData& data, std::string_view
     for (std::size_t id = 1; id <= data.strings.size(); ++id)
         if (containsNoCase(data.strings.get(static_cast<std::int64_t>(id)), needle)) any = wanted[id] = true;
     if (!any) return hits;
+    // Spans whose detail matches (a header, a template): their ids, ascending as detailSpans is.
+    std::vector<std::int64_t> byDetail;
+    for (std::size_t i = 0; i < data.detailSpans.size(); ++i)
+        if (data.detailStrings[i] < wanted.size() && wanted[data.detailStrings[i]]) byDetail.push_back(data.detailSpans[i]);
     std::vector<TimelineItem> items;
     for (std::size_t l = 0; l < data.lanes.size() && hits.size() < limit; ++l) {
         items.clear();
-        data.lanes[l].spans.findByName(wanted, limit - hits.size(), items, categories);
+        const TimelineIndex& spans = data.lanes[l].spans;
+        spans.findByName(wanted, limit - hits.size(), items, categories);
+        if (data.lanes[l].source == LaneSource::Spans && !byDetail.empty()) {
+            // A span found by its category is not found again by its detail.
+            const std::size_t byName = items.size();
+            spans.findByRowId(byDetail, wanted, limit - hits.size() - std::min(limit - hits.size(), byName), items);
+            if (!categories.empty() && byName > 0) {
+                std::unordered_set<std::int64_t> seen;
+                for (std::size_t i = 0; i < byName; ++i) seen.insert(items[i].rowId);
+                items.erase(std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(byName), items.end(),
+                                           [&](const TimelineItem& it) { return seen.count(it.rowId) > 0; }),
+                            items.end());
+            }
+        }
         for (const TimelineItem& it : items) hits.push_back({static_cast<int>(l), it});
     }
     return hits;

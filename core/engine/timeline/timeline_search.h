@@ -1,5 +1,6 @@
 // Search over every name of a loaded timeline: span, module, program and kernel names (a module
-// load's name carries its hash and outcome, "warp.sim bbbbbbb (compiled)"), and categories.
+// load's name carries its hash and outcome, "warp.sim bbbbbbb (compiled)"), categories, and the
+// details of time-trace spans (the header of a clang "Source", the template of an instantiation).
 //
 // Why two passes: names are interned, so the text match runs once per distinct string (usually
 // thousands), and the scan of the spans compares integers only. A million spans scan in a few ms.

@@ -34,6 +34,13 @@ public:
     void add(const TefEvent& ev, EventPos where);
     // The file said it is a compiler trace (nvcc / NVRTC otherData): uncategorised events are phases.
     void setCompilerTrace() { m_compilerTrace = true; }
+    // clang's `beginningOfTime` (microseconds since the Unix epoch): every timestamp of the file is
+    // relative to it, so adding it places the file in a build beside the other files of that build.
+    // A clang trace is a compiler trace: all its uncategorised events (every pass name) are phases.
+    void setTimeOrigin(std::int64_t originNs) {
+        m_originNs = originNs;
+        m_compilerTrace = true;
+    }
     // Writes what is still open (B without E) and counts what never bound.
     void finish();
 
@@ -82,6 +89,7 @@ private:
     std::int64_t writeSpan(Track& t, const std::string& name, const std::string& cat, std::int64_t startNs,
                            std::optional<std::int64_t> durNs, const TefArg* args, size_t argCount);
     bool timestamp(const TefEvent& ev, EventPos where, std::int64_t& ns);
+    bool summaryTotal(const TefEvent& ev, std::int64_t durNs);
     void complete(const TefEvent& ev, EventPos where);
     void begin(const TefEvent& ev, EventPos where);
     void end(const TefEvent& ev, EventPos where);
@@ -99,6 +107,7 @@ private:
     TefFlowBinder m_flows;
     bool m_compilerTrace = false;
     bool m_anyTime = false;
+    std::int64_t m_originNs = 0;
     std::unordered_map<std::string, Track> m_tracks;       // "pid/tid"
     std::unordered_map<std::string, Process> m_processes;  // "pid"
     std::unordered_map<std::string, Track> m_asyncTracks;  // "pid/name"

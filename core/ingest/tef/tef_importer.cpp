@@ -2,6 +2,9 @@
 
 #include "core/ingest/tef/tef_builder.h"
 
+#include <algorithm>
+#include <charconv>
+#include <optional>
 #include <string>
 
 namespace cs::ingest {
@@ -14,6 +17,52 @@ std::string_view skipBomAndSpace(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t'))
         s.remove_prefix(1);
     return s;
+}
+
+// clang's `beginningOfTime`, read from the end of the file before the events are streamed.
+//
+// Why from the end: clang writes it as the last member, after every event, and each event's `ts` is
+// relative to it; streaming must not hold the events back until it arrives. So the importer looks at
+// the file's last bytes first (a seekable stream; the file import always is): the member counts only
+// when it closes the top-level object (`"beginningOfTime": N }` then nothing), which text inside an
+// event cannot do. A member found earlier while streaming (before "traceEvents") serves too.
+std::optional<std::int64_t> trailingBeginningOfTime(std::istream& in) {
+    const std::streampos start = in.tellg();
+    if (start == std::streampos(-1)) return std::nullopt;
+    in.seekg(0, std::ios::end);
+    const std::streampos end = in.tellg();
+    std::string tail;
+    if (end != std::streampos(-1) && end > start) {
+        std::streamoff n = std::min<std::streamoff>(end - start, 256);
+        in.seekg(end - n);
+        tail.resize(static_cast<size_t>(n));
+        in.read(tail.data(), n);
+        tail.resize(static_cast<size_t>(in.gcount()));
+    }
+    in.clear();
+    in.seekg(start);
+    auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+    std::string_view t = tail;
+    while (!t.empty() && space(t.back())) t.remove_suffix(1);
+    if (t.empty() || t.back() != '}') return std::nullopt;
+    t.remove_suffix(1);
+    while (!t.empty() && space(t.back())) t.remove_suffix(1);
+    size_t digits = t.size();
+    while (digits > 0 && t[digits - 1] >= '0' && t[digits - 1] <= '9') --digits;
+    std::string_view number = t.substr(digits);
+    t = t.substr(0, digits);
+    while (!t.empty() && space(t.back())) t.remove_suffix(1);
+    if (number.empty() || number.size() > 17 || !t.ends_with(':')) return std::nullopt;
+    t.remove_suffix(1);
+    while (!t.empty() && space(t.back())) t.remove_suffix(1);
+    if (!t.ends_with("\"beginningOfTime\"")) return std::nullopt;
+    t.remove_suffix(17);
+    while (!t.empty() && space(t.back())) t.remove_suffix(1);
+    if (t.empty() || (t.back() != ',' && t.back() != '{')) return std::nullopt;
+    std::int64_t us = 0;
+    std::from_chars(number.data(), number.data() + number.size(), us);
+    if (us >= 9'000'000'000'000'000) return std::nullopt;  // as nanoseconds past the int64 range
+    return us * 1000;
 }
 
 // Reads the otherData object; nvcc and NVRTC mark theirs with "isNVRTC".
@@ -65,6 +114,9 @@ int TefImporter::sniff(std::string_view head, std::string_view fileName) const {
 ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
     ImportSummary summary;
     TefBuilder b(ctx, summary, id());
+    // A clang time trace counts from its beginningOfTime (0 would be the epoch itself).
+    auto origin = trailingBeginningOfTime(in);
+    if (origin && *origin > 0) b.setTimeOrigin(*origin);
     util::JsonPullReader r(in);
     std::int64_t index = 0;
     bool ok = true;
@@ -95,6 +147,25 @@ ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
                 }
             } else if (key == "otherData") {
                 ok = readOtherData(r, b);
+            } else if (key == "beginningOfTime" && !origin) {
+                // Before the events (a tool other than clang) it serves as the one at the end does.
+                // Found only here after the events, it came too late: the value is out of range, or
+                // the stream could not be read from its end.
+                Token v = r.next();
+                const bool usable = v == Token::Number && r.number() >= 1 && r.number() < 9.0e15;
+                if (v == Token::Error) {
+                    ok = false;
+                } else if (usable && !sawEvents) {
+                    origin = static_cast<std::int64_t>(r.number()) * 1000;
+                    b.setTimeOrigin(*origin);
+                } else {
+                    ctx.malformed("\"beginningOfTime\"",
+                                  usable ? "came after the events and could not be read first; times kept relative"
+                                         : "is not a number of microseconds since the epoch (below 9e15); times kept relative",
+                                  id());
+                    ++summary.malformed;
+                    ok = r.skipCurrent();
+                }
             } else {
                 // displayTimeUnit, beginningOfTime, stackFrames, samples, systemTraceEvents, metadata:
                 // nothing this trace keeps.
@@ -124,6 +195,10 @@ ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
     }
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
     b.finish();
+    if (origin && *origin > 0) {
+        summary.clock = "CLOCK_REALTIME";  // clang: std::chrono::system_clock, microseconds
+        summary.startNs = *origin;
+    }
     return summary;
 }
 

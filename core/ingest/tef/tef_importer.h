@@ -19,6 +19,9 @@
 //   M           -> names of the process and thread tracks (they may come after the events);
 //   s / t / f and bind_id + flow_in / flow_out -> flows (see tef_flows.h);
 //   b / e / n   -> spans on one async lane per (pid, name);
+//   clang's `beginningOfTime` -> added to every timestamp, the session on CLOCK_REALTIME (its files
+//                  then share one clock: a build's parallelism), and every uncategorised event a phase;
+//   clang's "Total <name>" X events -> phase_timings rows of tool clang (per-file totals, not spans);
 //   other known phases (samples, objects, legacy async, memory dumps) are counted as skipped, unknown
 //   phases and wrongly typed fields as malformed. The file is streamed with JsonPullReader and never
 //   held in memory; a truncated file keeps everything read before the cut and says where it ended.

@@ -80,9 +80,10 @@ struct ScopedSpan {
 static inline void cs_scoped_span_end_(int* open) {
     if (*open) cs_span_end(CS_THREAD_TRACK);
 }
-#define CS_SPAN(category, literal)                                                                   \
-    __attribute__((cleanup(cs_scoped_span_end_))) int CS_CONCAT(cs_span_, __LINE__) = CS_ACTIVE() \
-        ? (cs_span_begin(CS_THREAD_TRACK, (category), CS_STR(literal)), 1)                          \
+/* `unused`: only the cleanup reads the variable, which clang's -Wunused-variable does not count. */
+#define CS_SPAN(category, literal)                                                                    \
+    __attribute__((cleanup(cs_scoped_span_end_), unused)) int CS_CONCAT(cs_span_, __LINE__) = CS_ACTIVE() \
+        ? (cs_span_begin(CS_THREAD_TRACK, (category), CS_STR(literal)), 1)                           \
         : 0
 #endif
 

@@ -1,0 +1,288 @@
+#include "core/engine/build/build_report.h"
+
+#include "core/engine/session_clocks.h"
+#include "core/engine/session_labels.h"
+#include "core/trace/reader.h"
+#include "core/trace/row.h"
+#include "core/util/saturating.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+namespace cs::engine::build {
+
+namespace {
+// The clang event names the report reads (clang 9 to 18 write them alike).
+enum Name : int { ExecuteCompiler, Frontend, Backend, Source, InstantiateClass, InstantiateFunction, OptFunction, CodeGenFunction, NameCount };
+constexpr std::array<std::string_view, NameCount> kNames = {"ExecuteCompiler", "Frontend", "Backend", "Source",
+                                                            "InstantiateClass", "InstantiateFunction", "OptFunction",
+                                                            "CodeGen Function"};
+
+// Sums one kind of thing (a header, a template, ...) over files; rows arrive file by file.
+struct Acc {
+    Cost cost;
+    std::int64_t session = -1, sessionNs = 0, spanNs = 0, spanId = 0;
+};
+
+class Summer {
+public:
+    void add(std::string_view key, std::int64_t session, std::int64_t spanId, std::int64_t ns) {
+        auto it = m_acc.find(key);
+        if (it == m_acc.end()) it = m_acc.emplace(std::string(key), Acc{}).first;
+        Acc& a = it->second;
+        if (a.session != session) {
+            close(a);
+            a.session = session;
+            ++a.cost.files;
+        }
+        a.cost.ns = util::satAdd(a.cost.ns, ns);
+        ++a.cost.count;
+        a.sessionNs = util::satAdd(a.sessionNs, ns);
+        if (ns > a.spanNs || a.spanId == 0) a.spanNs = ns, a.spanId = spanId;
+    }
+    std::vector<Cost> take(const std::unordered_map<std::int64_t, std::string>& labels, size_t keep) {
+        std::vector<Cost> out;
+        out.reserve(m_acc.size());
+        for (auto& [name, a] : m_acc) {
+            close(a);
+            a.cost.name = name;
+            auto l = labels.find(a.cost.worstSessionId);
+            if (l != labels.end()) a.cost.worstFile = l->second;
+            out.push_back(std::move(a.cost));
+        }
+        std::sort(out.begin(), out.end(), [](const Cost& x, const Cost& y) { return x.ns != y.ns ? x.ns > y.ns : x.name < y.name; });
+        if (out.size() > keep) out.resize(keep);
+        return out;
+    }
+
+private:
+    static void close(Acc& a) {
+        if (a.session >= 0 && a.sessionNs > a.cost.worstNs) {
+            a.cost.worstNs = a.sessionNs;
+            a.cost.worstSessionId = a.session;
+            a.cost.worstSpanId = a.spanId;
+        }
+        a.sessionNs = a.spanNs = a.spanId = 0;
+    }
+    std::map<std::string, Acc, std::less<>> m_acc;
+};
+
+// "dir/a.cpp.json" -> "dir/a.cpp"; "dir/a.cpp.o" -> "dir/a.cpp": the output both name.
+std::string_view withoutExtension(std::string_view path) {
+    size_t dot = path.find_last_of('.');
+    size_t slash = path.find_last_of("/\\");
+    if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return path;
+    return path.substr(0, dot);
+}
+
+int peakOf(std::vector<std::pair<std::int64_t, int>>& edges) {
+    std::sort(edges.begin(), edges.end());  // an end (-1) before a start (+1) at the same instant
+    int now = 0, peak = 0;
+    for (const auto& e : edges) peak = std::max(peak, now += e.second);
+    return peak;
+}
+}  // namespace
+
+std::string foldTemplateArguments(std::string_view name) {
+    std::string out;
+    out.reserve(name.size());
+    int depth = 0;
+    for (size_t i = 0; i < name.size(); ++i) {
+        char c = name[i];
+        // "operator<", "operator<<", "operator<=>" are names, not argument lists.
+        if (depth == 0 && c == '<' && out.ends_with("operator")) {
+            for (std::string_view op : {"<=>", "<<=", "<<", "<=", "<"})
+                if (name.substr(i).starts_with(op)) {
+                    out += op;
+                    i += op.size() - 1;
+                    break;
+                }
+            continue;
+        }
+        if (c == '<') {
+            if (depth++ == 0) out += "<$>";
+        } else if (c == '>' && depth > 0) {
+            --depth;
+        } else if (depth == 0) {
+            out += c;
+        }
+    }
+    return out;
+}
+
+BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& clocks, size_t keep) {
+    BuildReport r;
+    const auto labels = sessionLabels(reader);
+    std::unordered_map<std::int64_t, std::string> sources;
+    std::vector<std::int64_t> ninjaSessions;
+    reader.query("SELECT s.id, coalesce(src.str, ''), coalesce(rt.str, '') FROM sessions s "
+                 "LEFT JOIN strings src ON src.id = s.source_sid LEFT JOIN strings rt ON rt.id = s.runtime_sid",
+                 [&](sqlite3_stmt* st) {
+                     sources[trace::colInt(st, 0)] = trace::colText(st, 1);
+                     if (trace::colText(st, 2) == "import:ninja-log") ninjaSessions.push_back(trace::colInt(st, 0));
+                 });
+
+    // The string ids of the names read; a trace without them has no time traces.
+    std::unordered_map<std::int64_t, int> nameOf;
+    std::string idList;
+    {
+        std::string inList;
+        for (std::string_view n : kNames) inList += (inList.empty() ? "'" : ", '") + std::string(n) + "'";
+        reader.query("SELECT id, str FROM strings WHERE str IN (" + inList + ")", [&](sqlite3_stmt* st) {
+            std::string s = trace::colText(st, 1);
+            for (int i = 0; i < NameCount; ++i)
+                if (s == kNames[static_cast<size_t>(i)]) nameOf[trace::colInt(st, 0)] = i;
+            idList += (idList.empty() ? "" : ", ") + std::to_string(trace::colInt(st, 0));
+        });
+    }
+
+    Summer headers, templates, sets, optimised, generated;
+    std::unordered_map<std::int64_t, std::string> folded;  // template detail id -> its set
+    std::map<std::int64_t, BuildFile> files;
+    std::map<std::int64_t, std::vector<StageInterval>> stages;  // per session: its Frontend and Backend spans
+    // Per file: where the last counted span of each (name, detail) ends; a span starting before that
+    // is nested in (or overlaps) one already counted.
+    std::map<std::pair<int, std::int64_t>, std::int64_t> openUntil;
+    std::int64_t currentSession = -1;
+    if (!idList.empty())
+        reader.query("SELECT t.session_id, s.name_sid, coalesce(s.detail_sid, 0), s.id, s.start_ns, s.dur_ns FROM spans s "
+                     "JOIN tracks t ON t.id = s.track_id WHERE s.name_sid IN (" + idList + ") AND s.dur_ns >= 0 "
+                     "ORDER BY t.session_id, s.start_ns, s.dur_ns DESC, s.id",
+                     [&](sqlite3_stmt* st) {
+                         const std::int64_t session = trace::colInt(st, 0), detail = trace::colInt(st, 2);
+                         const std::int64_t spanId = trace::colInt(st, 3), start = trace::colInt(st, 4),
+                                            dur = trace::colInt(st, 5);
+                         auto n = nameOf.find(trace::colInt(st, 1));
+                         if (n == nameOf.end()) return;
+                         const int name = n->second;
+                         if (session != currentSession) {
+                             openUntil.clear();
+                             currentSession = session;
+                         }
+                         std::int64_t& until = openUntil[{name, detail}];
+                         if (until > start) return;  // nested in one of the same name and detail: counted there
+                         until = util::satAdd(start, dur);
+                         auto fileIt = files.find(session);
+                         if (fileIt == files.end()) {
+                             fileIt = files.emplace(session, BuildFile{}).first;
+                             fileIt->second.sessionId = session;
+                             fileIt->second.startNs = util::satAdd(start, clocks.offsetOf(session));
+                         }
+                         BuildFile& f = fileIt->second;
+                         static const std::string kNone;
+                         const std::string& d = detail ? reader.str(detail) : kNone;
+                         switch (name) {
+                         case ExecuteCompiler:
+                             f.totalNs = util::satAdd(f.totalNs, dur);
+                             f.startNs = std::min(f.startNs, util::satAdd(start, clocks.offsetOf(session)));
+                             break;
+                         case Frontend:
+                             f.frontendNs = util::satAdd(f.frontendNs, dur);
+                             stages[session].push_back({start, util::satAdd(start, dur), false});
+                             break;
+                         case Backend:
+                             f.backendNs = util::satAdd(f.backendNs, dur);
+                             stages[session].push_back({start, util::satAdd(start, dur), true});
+                             break;
+                         case Source:
+                             if (!d.empty()) headers.add(d, session, spanId, dur);
+                             break;
+                         case InstantiateClass:
+                         case InstantiateFunction:
+                             if (d.empty()) break;
+                             templates.add(d, session, spanId, dur);
+                             {
+                                 auto fIt = folded.find(detail);
+                                 if (fIt == folded.end()) fIt = folded.emplace(detail, foldTemplateArguments(d)).first;
+                                 sets.add(fIt->second, session, spanId, dur);
+                             }
+                             break;
+                         case OptFunction:
+                             if (!d.empty()) optimised.add(d, session, spanId, dur);
+                             break;
+                         case CodeGenFunction:
+                             if (!d.empty()) generated.add(d, session, spanId, dur);
+                             break;
+                         default: break;
+                         }
+                     });
+
+    // The ninja commands, and the join to the time traces by output path.
+    std::unordered_map<std::string, size_t> byOutput;  // output without extension -> ninjaTargets index
+    for (std::int64_t session : ninjaSessions) {
+        reader.query("SELECT s.id, coalesce(n.str, ''), s.start_ns, coalesce(s.dur_ns, 0) FROM spans s "
+                     "JOIN tracks t ON t.id = s.track_id LEFT JOIN strings n ON n.id = s.name_sid "
+                     "WHERE t.session_id = " + std::to_string(session) + " ORDER BY s.start_ns, s.id",
+                     [&](sqlite3_stmt* st) {
+                         NinjaTarget t{trace::colInt(st, 0), trace::colText(st, 1),
+                                       util::satAdd(trace::colInt(st, 2), clocks.offsetOf(session)), trace::colInt(st, 3),
+                                       false};
+                         byOutput[std::string(withoutExtension(t.output))] = r.ninjaTargets.size();
+                         r.ninjaTargets.push_back(std::move(t));
+                     });
+    }
+    for (auto& [session, f] : files) {
+        f.source = sources[session];
+        auto l = labels.find(session);
+        f.label = l == labels.end() ? "session " + std::to_string(session) : l->second;
+        // The trace "<dir>/CMakeFiles/t.dir/a.cpp.json" belongs to the output "CMakeFiles/t.dir/a.cpp.o":
+        // the longest trailing part of the trace's path that names an output wins.
+        std::string_view stem = withoutExtension(f.source);
+        for (size_t pos = 0; !byOutput.empty();) {
+            auto it = byOutput.find(std::string(stem.substr(pos)));
+            if (it != byOutput.end()) {
+                NinjaTarget& t = r.ninjaTargets[it->second];
+                t.joined = true;
+                f.ninjaSpanId = t.spanId;
+                f.ninjaNs = t.durNs;
+                f.output = t.output;
+                break;
+            }
+            pos = stem.find_first_of("/\\", pos);
+            if (pos == std::string_view::npos) break;
+            ++pos;
+        }
+    }
+
+    std::vector<std::pair<std::int64_t, int>> edges;
+    bool first = true;
+    auto cover = [&](std::int64_t start, std::int64_t end) {
+        r.spanStartNs = first ? start : std::min(r.spanStartNs, start);
+        r.spanEndNs = first ? end : std::max(r.spanEndNs, end);
+        first = false;
+    };
+    std::int64_t earliest = 0;
+    for (auto& [session, f] : files) {
+        if (f.totalNs == 0 && f.frontendNs == 0 && f.backendNs == 0) continue;  // not a compile of a file
+        earliest = r.files.empty() ? f.startNs : std::min(earliest, f.startNs);
+        r.totalNs = util::satAdd(r.totalNs, f.totalNs);
+        r.frontendNs = util::satAdd(r.frontendNs, f.frontendNs);
+        r.backendNs = util::satAdd(r.backendNs, f.backendNs);
+        cover(f.startNs, util::satAdd(f.startNs, f.totalNs));
+        if (r.ninjaTargets.empty()) edges.push_back({f.startNs, 1}), edges.push_back({util::satAdd(f.startNs, f.totalNs), -1});
+        r.files.push_back(std::move(f));
+    }
+    for (BuildFile& f : r.files) f.offsetNs = util::satSub(f.startNs, earliest);
+    for (const NinjaTarget& t : r.ninjaTargets) {
+        r.ninjaJoined += t.joined;
+        cover(t.startNs, util::satAdd(t.startNs, t.durNs));
+        edges.push_back({t.startNs, 1});
+        edges.push_back({util::satAdd(t.startNs, t.durNs), -1});
+    }
+    r.peakParallelism = peakOf(edges);
+    std::stable_sort(r.files.begin(), r.files.end(), [](const BuildFile& a, const BuildFile& b) { return a.totalNs > b.totalNs; });
+    r.headers = headers.take(labels, keep);
+    r.templates = templates.take(labels, keep);
+    r.templateSets = sets.take(labels, keep);
+    r.optimisedFunctions = optimised.take(labels, keep);
+    r.generatedFunctions = generated.take(labels, keep);
+    r.phases = buildPhases(reader, stages, keep);
+    return r;
+}
+
+}  // namespace cs::engine::build
