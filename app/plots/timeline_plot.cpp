@@ -20,22 +20,34 @@
 
 namespace cs::gui {
 
-namespace {
-// Ticks in adaptive units (time_axis.h); the step QCustomPlot chose is what the labels need.
+// Ticks in adaptive units (time_axis.h); the step QCustomPlot chose is what the labels need. Ticks
+// are placed and labelled relative to the origin (0 = the trace's first event until the user moves
+// it with O), so a moved origin still gets round ticks and a "0" where it is.
 class TimeTicker : public QCPAxisTicker {
+public:
+    double origin = 0;  // key coordinate of the labels' zero
+
 protected:
     double getTickStep(const QCPRange& range) override {
         m_step = QCPAxisTicker::getTickStep(range);
         return m_step;
     }
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        QVector<double> ticks = QCPAxisTicker::createTickVector(tickStep, QCPRange(range.lower - origin, range.upper - origin));
+        for (double& t : ticks) t += origin;
+        return ticks;
+    }
     QVector<QString> createLabelVector(const QVector<double>& ticks, const QLocale&, QChar, int) override {
-        return timeTickLabels(ticks, m_step);
+        QVector<double> relative = ticks;
+        for (double& t : relative) t -= origin;
+        return timeTickLabels(relative, m_step);
     }
 
 private:
     double m_step = 0;
 };
 
+namespace {
 constexpr double kLaneGap = 0.5;  // value-axis units between lanes
 constexpr double kNsPerSecond = 1e9;
 constexpr std::int64_t kMinVisiblePx = 3;
@@ -132,7 +144,9 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     m_plot->yAxis->grid()->setVisible(false);
-    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
+    auto ticker = QSharedPointer<TimeTicker>(new TimeTicker);
+    m_ticker = ticker.data();
+    m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setLabel(QStringLiteral("time since the trace's first event"));
     m_plot->setMouseTracking(true);  // the hover position anchors W / S zooming
     m_plot->setNoAntialiasingOnDrag(true);
@@ -157,6 +171,21 @@ TimelinePlot::TimelinePlot(QWidget* parent)
 TimelinePlot::~TimelinePlot() = default;
 
 QWidget* TimelinePlot::plotWidget() const { return m_plot; }
+
+void TimelinePlot::setOrigin(int source, std::int64_t ns) {
+    if (source < 0 || source >= static_cast<int>(m_sources.size())) return;
+    m_ticker->origin = keyOf(source, ns);
+    m_originSet = true;
+    m_plot->xAxis->setLabel(QStringLiteral("time since the origin at %1 (O moves it, Shift+O resets)").arg(secondsText(m_ticker->origin)));
+    replot();
+}
+
+void TimelinePlot::resetOrigin() {
+    m_ticker->origin = 0;
+    m_originSet = false;
+    m_plot->xAxis->setLabel(QStringLiteral("time since the trace's first event"));
+    replot();
+}
 
 bool TimelinePlot::applyRowHeight() {
     const double px = m_plot->axisRect()->height();
@@ -409,6 +438,12 @@ bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
     case Qt::Key_Return:
     case Qt::Key_Enter: emit selectionActivated(); return true;
     case Qt::Key_Question: emit helpRequested(); return true;
+    case Qt::Key_O:
+        // O: the origin at the selection's start (else under the mouse); Shift+O: back to the first event.
+        if (static_cast<QKeyEvent*>(event)->modifiers() & Qt::ShiftModifier) resetOrigin();
+        else if (m_selection.valid()) setOrigin(m_selection.source, m_selection.lane >= 0 ? m_selection.item.startNs : m_selection.mark.tsNs);
+        else if (m_hoverPos.x() >= 0 && !m_sources.empty()) setOrigin(0, nsOf(0, m_plot->xAxis->pixelToCoord(m_hoverPos.x())));
+        return true;
     case Qt::Key_PageDown:
     case Qt::Key_PageUp: {
         const double size = m_plot->yAxis->range().size();

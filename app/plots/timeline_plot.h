@@ -22,6 +22,10 @@ class QCustomPlot;
 class QScrollBar;
 
 namespace cs::gui {
+class TimeTicker;
+}
+
+namespace cs::gui {
 
 class Canvas;
 class LanesPlottable;
@@ -84,6 +88,11 @@ public:
     QString tooltipText(const TimelineSelection& s) const;
     // The visible window's width as text ("2.13 s", "14.0 µs").
     QString windowText() const;
+    // The time axis' zero (Perfetto's movable origin): O on the plot puts it at the selection's start,
+    // Shift+O back at the trace's first event. Ticks stay round about it.
+    void setOrigin(int source, std::int64_t ns);
+    void resetOrigin();
+    bool originMoved() const { return m_originSet; }
     // The time axis' tick labels as last drawn (tests).
     QStringList axisLabels() const;
     // Trace time of `source` at widget x position `x`.
@@ -169,6 +178,8 @@ private:
 
     QCustomPlot* m_plot = nullptr;
     QScrollBar* m_vscroll = nullptr;  // the lanes below or above the view
+    TimeTicker* m_ticker = nullptr;   // owned by the x axis
+    bool m_originSet = false;
     bool m_syncing = false;
     bool m_fittedRows = true;  // rows sized to fit (until the user scrolls)
     double m_rowPx = 24;       // pixels per row

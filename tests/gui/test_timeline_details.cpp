@@ -14,6 +14,7 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QTest>
 #include <QToolButton>
 
@@ -365,4 +366,37 @@ TEST_F(TimelineDetailsTest, SearchHitsAreOutlinedAndEnterStepsThroughThem) {
     box->setText(QStringLiteral("compile"));
     QTest::keyClick(box, Qt::Key_Return);
     EXPECT_EQ(window->tabs()->currentWidget(), static_cast<QWidget*>(window->search()));
+}
+
+// O moves the axis' zero to the selected span's start: a tick reads "0" there, the others count from
+// it; Shift+O puts it back at the trace's first event.
+TEST_F(TimelineDetailsTest, OMovesTheOriginToTheSelectionAndShiftOPutsItBack) {
+    openDemo();
+    TimelinePlot* p = plot();
+    QWidget* w = p->plotWidget();
+    const QStringList before = p->axisLabels();
+    ASSERT_TRUE(before.contains(QStringLiteral("0 s"))) << before.join(QLatin1Char(',')).toStdString();
+    // The "compile gradient" span from 1 s to 4 s.
+    p->selectAt(p->pixelOf(0, 0, 0, 2500 * demo::kMs));
+    ASSERT_TRUE(p->selection().valid());
+    const std::int64_t start = p->selection().item.startNs;
+    QTest::keyClick(w, Qt::Key_O);
+    QApplication::processEvents();
+    EXPECT_TRUE(p->originMoved());
+    const QStringList moved = p->axisLabels();
+    EXPECT_NE(moved, before);
+    EXPECT_TRUE(moved.contains(QStringLiteral("0 s"))) << moved.join(QLatin1Char(',')).toStdString();
+    // Zoomed out, ticks before the origin read negative.
+    p->showRange(0, start - 8 * demo::kS, start + 8 * demo::kS);
+    const QStringList wide = p->axisLabels();
+    EXPECT_TRUE(wide.indexOf(QRegularExpression(QStringLiteral("^0(\\.0+)? s$"))) >= 0) << wide.join(QLatin1Char(',')).toStdString();
+    EXPECT_TRUE(std::any_of(wide.begin(), wide.end(), [](const QString& l) { return l.startsWith(QLatin1Char('-')); }))
+        << wide.join(QLatin1Char(',')).toStdString();
+    p->fitAll();
+    // The "0" tick sits at the span's start.
+    EXPECT_NEAR(static_cast<double>(p->nsAtPixel(0, p->pixelOf(0, 0, 0, start).x())), static_cast<double>(start), 2e7);
+    QTest::keyClick(w, Qt::Key_O, Qt::ShiftModifier);
+    QApplication::processEvents();
+    EXPECT_FALSE(p->originMoved());
+    EXPECT_EQ(p->axisLabels(), before);
 }
