@@ -216,18 +216,15 @@ MainWindow::MainWindow(QWidget* parent)
         if (lookupId < 0)
             for (std::size_t l = 0; l < src.data->lanes.size(); ++l) {
                 if (src.data->lanes[l].source != engine::LaneSource::ModuleLoads) continue;
-                std::vector<engine::TimelineItem> items;
-                src.data->lanes[l].spans.query(src.data->minNs, src.data->maxNs + 1, 1, items);
-                for (const engine::TimelineItem& it : items)
-                    if (it.rowId == -lookupId && it.count == 1) {
-                        TimelineSelection sel;
-                        sel.source = source;
-                        sel.lane = static_cast<int>(l);
-                        sel.item = it;
-                        m_tabs->setCurrentWidget(m_timeline);
-                        m_timeline->plot()->select(sel, true);
-                        return;
-                    }
+                if (auto it = src.data->lanes[l].spans.findRow(-lookupId)) {
+                    TimelineSelection sel;
+                    sel.source = source;
+                    sel.lane = static_cast<int>(l);
+                    sel.item = *it;
+                    m_tabs->setCurrentWidget(m_timeline);
+                    m_timeline->plot()->select(sel, true);
+                    return;
+                }
             }
         m_status->setText(QStringLiteral("Lookup %1 has no mark on the timeline (no timestamp)").arg(lookupId));
     });

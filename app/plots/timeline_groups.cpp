@@ -66,8 +66,9 @@ int TimelinePlot::rowAtValue(double v) const {
 
 void TimelinePlot::setHighlights(const std::vector<TimelineSelection>& hits) {
     m_highlights.clear();
+    m_highlightCount = 0;
     for (const TimelineSelection& h : hits)
-        if (h.valid() && h.lane >= 0) m_highlights.insert(QStringLiteral("%1:%2:%3").arg(h.source).arg(h.lane).arg(h.item.rowId));
+        if (h.valid() && h.lane >= 0) m_highlightCount += m_highlights[{h.source, h.lane}].insert(h.item.rowId).second ? 1 : 0;
     replot();
 }
 

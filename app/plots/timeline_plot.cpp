@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace cs::gui {
 
@@ -225,7 +226,10 @@ void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh)
     m_sources = std::move(sources);
     m_selection = {};
     m_range = {};
-    if (!keep) m_highlights.clear();
+    if (!keep) {
+        m_highlights.clear();
+        m_highlightCount = 0;
+    }
     layoutRows();
     if (!keep) {
         fitAll();
@@ -250,42 +254,37 @@ void TimelinePlot::layoutRows() {
             ticker->addTick(y + 0.5, header ? QString() : label);  // a header's text is drawn in its band
             y += height + (header ? kLaneGap / 2 : kLaneGap);
         };
-        // Sessions in lane order (lanes are grouped by session), then those with marks only.
+        // Sessions in lane order (lanes are grouped by session), then those with marks only; one
+        // pass over lanes and marks, not one per session.
         std::vector<std::int64_t> sessions;
-        auto note = [&](std::int64_t id) {
-            if (std::find(sessions.begin(), sessions.end(), id) == sessions.end()) sessions.push_back(id);
-        };
-        for (const engine::TimelineLane& l : d.lanes) note(l.sessionId);
-        for (const engine::SessionMarks& m : d.marks)
-            if (m.lookups.size() > 0) note(m.sessionId);
+        std::unordered_map<std::int64_t, std::vector<int>> lanesOf, marksOf;
+        for (std::size_t l = 0; l < d.lanes.size(); ++l) {
+            auto& v = lanesOf[d.lanes[l].sessionId];
+            if (v.empty() && !marksOf.count(d.lanes[l].sessionId)) sessions.push_back(d.lanes[l].sessionId);
+            v.push_back(static_cast<int>(l));
+        }
+        for (std::size_t m = 0; m < d.marks.size(); ++m) {
+            if (d.marks[m].lookups.size() == 0) continue;
+            if (!lanesOf.count(d.marks[m].sessionId) && !marksOf.count(d.marks[m].sessionId)) sessions.push_back(d.marks[m].sessionId);
+            marksOf[d.marks[m].sessionId].push_back(static_cast<int>(m));
+        }
         for (std::int64_t session : sessions) {
-            Group g{static_cast<int>(s), session, {}, 0, 0};
-            QString process;
-            for (const engine::TimelineLane& l : d.lanes)
-                if (l.sessionId == session) {
-                    process = qs(l.process);
-                    ++g.lanes;
-                    g.spans += l.spans.spanCount();
-                }
-            for (const engine::SessionMarks& m : d.marks)
-                if (m.sessionId == session && m.lookups.size() > 0) {
-                    if (process.isEmpty()) process = qs(m.process);
-                    ++g.lanes;  // the cache-lookup row counts as a lane of the group
-                    g.spans += m.lookups.size();
-                }
-            g.label = prefix + process;
+            const std::vector<int>& lanes = lanesOf[session];
+            const std::vector<int>& marks = marksOf[session];
+            Group g{static_cast<int>(s), session, {}, static_cast<int>(lanes.size() + marks.size()), 0};
+            for (int l : lanes) g.spans += d.lanes[static_cast<std::size_t>(l)].spans.spanCount();
+            for (int m : marks) g.spans += d.marks[static_cast<std::size_t>(m)].lookups.size();
+            g.label = prefix + qs(!lanes.empty() ? d.lanes[static_cast<std::size_t>(lanes.front())].process
+                                                 : d.marks[static_cast<std::size_t>(marks.front())].process);
             m_groups.push_back(g);
-            const bool collapsed = m_collapsed.contains(groupKey(static_cast<int>(m_groups.size()) - 1));
             addRow(-1, -1, 1, g.label, true);
-            if (collapsed) continue;
+            if (m_collapsed.contains(groupKey(static_cast<int>(m_groups.size()) - 1))) continue;
             // A session's cache-lookup row comes right above its lanes. Rows under a header are
             // labelled without the process: the header says it once.
-            for (std::size_t m = 0; m < d.marks.size(); ++m)
-                if (d.marks[m].sessionId == session && d.marks[m].lookups.size() > 0)
-                    addRow(-1, static_cast<int>(m), 1, QStringLiteral("cache lookups"), false);
-            for (std::size_t l = 0; l < d.lanes.size(); ++l)
-                if (d.lanes[l].sessionId == session)
-                    addRow(static_cast<int>(l), -1, std::max(1, d.lanes[l].spans.depthCount()), qs(d.lanes[l].name), false);
+            for (int m : marks) addRow(-1, m, 1, QStringLiteral("cache lookups"), false);
+            for (int l : lanes)
+                addRow(l, -1, std::max(1, d.lanes[static_cast<std::size_t>(l)].spans.depthCount()),
+                       qs(d.lanes[static_cast<std::size_t>(l)].name), false);
         }
     }
     m_totalRows = y;
@@ -489,6 +488,8 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
         canvas.line({static_cast<double>(area.left()), y->coordToPixel(row.y0 + row.height + kLaneGap / 2)},
                     {static_cast<double>(area.right()), y->coordToPixel(row.y0 + row.height + kLaneGap / 2)},
                     QColor(0xdd, 0xdd, 0xdd), false);
+        auto hitsIt = m_highlights.find({row.source, row.lane});
+        const std::unordered_set<std::int64_t>* hits = hitsIt == m_highlights.end() ? nullptr : &hitsIt->second;
         for (const engine::TimelineItem& it : c.items) {
             if (it.endNs < t0 || it.startNs > t1) continue;
             double a = std::max<double>(px(row.source, it.startNs), area.left() - 2);
@@ -499,8 +500,7 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             QColor fill = categoryColor(it.category);
             if (it.category < 32) m_lanes->categories |= 1u << it.category;
             if (it.count > 1) fill.setAlpha(120);
-            const bool hit = !m_highlights.isEmpty() && it.count == 1 &&
-                             m_highlights.contains(QStringLiteral("%1:%2:%3").arg(row.source).arg(row.lane).arg(it.rowId));
+            const bool hit = hits && it.count == 1 && hits->count(it.rowId) > 0;
             canvas.rect(rect, fill, selected ? QColor(Qt::black) : hit ? QColor(0xff, 0x6f, 0x00) : QColor());
             if (rect.width() > 30) {
                 QString label = it.count > 1 ? QStringLiteral("%1 items").arg(it.count)

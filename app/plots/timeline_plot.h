@@ -13,6 +13,9 @@
 #include "exportable_plot.h"
 
 #include <QSet>
+
+#include <map>
+#include <unordered_set>
 #include <QStringList>
 #include <QWidget>
 
@@ -111,7 +114,7 @@ public:
 
     // Search hits (spans) drawn with an orange outline until replaced; a new set of sources clears them.
     void setHighlights(const std::vector<TimelineSelection>& hits);
-    std::size_t highlightCount() const { return m_highlights.size(); }
+    std::size_t highlightCount() const { return m_highlightCount; }
 
     // The range table of a Shift-drag from widget position `a` to `b` (both corners of the band).
     void selectRange(QPoint a, QPoint b);
@@ -191,7 +194,9 @@ private:
     TimelineRange m_range;
     std::vector<Group> m_groups;
     QSet<QString> m_collapsed;  // groupKey()s of collapsed groups
-    QSet<QString> m_highlights;  // "source:lane:rowId" of search hits
+    // Search hits: (source, lane) -> their row ids; looked up per drawn span, so no text is built.
+    std::map<std::pair<int, int>, std::unordered_set<std::int64_t>> m_highlights;
+    std::size_t m_highlightCount = 0;
     QPoint m_pressPos;
     QPoint m_hoverPos{-1, -1};  // last mouse position over the plot; (-1, -1) when outside
 };

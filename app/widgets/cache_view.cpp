@@ -93,7 +93,7 @@ CacheView::CacheView(QWidget* parent)
         if (const CacheLookupRow* r = m_lookups->rowAt(i.row())) emit timelineRequested(r->l().id);
     });
     connect(m_showInTimeline, &QToolButton::clicked, this, [this] {
-        if (m_selected >= 0) emit timelineRequested(m_selected);
+        if (m_showInTimeline->isEnabled()) emit timelineRequested(m_selected);  // ids of Warp loads are negative
     });
     connect(issues, &FilteredTable::current, this, [this](const QModelIndex& i) {
         if (const CacheIssueRow* r = m_issues->rowAt(i.row()); r && r->lookupId) showLookup(r->lookupId);

@@ -29,7 +29,8 @@ public:
     QString details() const;
     // Selects the lookup with Lookup::id == id: a cache_lookups.id, or minus a module_loads.id.
     bool showLookup(std::int64_t id);
-    // cache_lookups.id of the selected lookup; -1 when none.
+    // Lookup::id of the selected lookup (a cache_lookups.id, or minus a module_loads.id); meaningful
+    // when showInTimelineButton() is enabled.
     std::int64_t selectedLookup() const { return m_selected; }
     QToolButton* showInTimelineButton() const { return m_showInTimeline; }
 

@@ -125,6 +125,9 @@ TimelineView::TimelineView(QWidget* parent)
     layout->addWidget(m_loss);
     layout->addLayout(tools);
     layout->addWidget(m_legend);
+    m_hitLabel = new QLabel(this);
+    m_hitLabel->setVisible(false);
+    layout->addWidget(m_hitLabel);
     layout->addWidget(split, 1);
 }
 
@@ -177,6 +180,8 @@ void TimelineView::setSearchHits(const QString& needle, std::vector<TimelineSele
     m_needle = needle;
     m_hits = std::move(hits);
     m_hit = -1;
+    m_hitLabel->clear();
+    m_hitLabel->setVisible(false);
     m_plot->setHighlights(m_hits);
 }
 
@@ -185,10 +190,12 @@ bool TimelineView::stepHit(int delta) {
     const int n = static_cast<int>(m_hits.size());
     m_hit = m_hit < 0 ? (delta >= 0 ? 0 : n - 1) : ((m_hit + delta) % n + n) % n;
     m_plot->select(m_hits[static_cast<std::size_t>(m_hit)], true);
-    m_details->setPlainText(QStringLiteral("match %1 of %2 for \"%3\" (Enter: next, Shift+Enter: previous)\n\n")
-                                .arg(m_hit + 1).arg(n).arg(m_needle) + m_details->toPlainText());
+    m_hitLabel->setText(QStringLiteral("match %1 of %2 for \"%3\" (Enter: next, Shift+Enter: previous)").arg(m_hit + 1).arg(n).arg(m_needle));
+    m_hitLabel->setVisible(true);
     return true;
 }
+
+QString TimelineView::hitText() const { return m_hitLabel->text(); }
 
 QString TimelineView::rangeHeadline() const { return m_rangeHeadline->text(); }
 

@@ -52,6 +52,7 @@ public:
     bool stepHit(int delta);  // false without hits
     int currentHit() const { return m_hit; }
     int hitCount() const { return static_cast<int>(m_hits.size()); }
+    QString hitText() const;  // "match 3 of 12 for "gradient" (Enter: next, Shift+Enter: previous)"; "" without hits
 
 signals:
     // "Open in Cache" on a selected cache-lookup mark: source and cache_lookups.id.
@@ -75,6 +76,7 @@ private:
     QString m_needle;
     std::vector<TimelineSelection> m_hits;
     int m_hit = -1;
+    QLabel* m_hitLabel;
     QString m_legendHtml;
     QCheckBox* m_follow;
     QLabel* m_status;

@@ -301,3 +301,19 @@ TEST(TimelineSearch, FindsHashesAndCategoriesWithoutACapAndTotalsPerName) {
     }
     EXPECT_EQ(count, static_cast<std::int64_t>(all.size()));
 }
+
+// findRow: the span of a source row at any depth (a Cache row's Warp load, found on its lane).
+TEST(TimelineIndex, FindRowFindsTheSpanOfARowAtAnyDepth) {
+    TimelineIndex idx;
+    idx.add(0, 100, 1, CS_CAT_COMPILE, 10);
+    idx.add(10, 50, 2, CS_CAT_INFERENCE, 11);
+    idx.add(20, 30, 3, CS_CAT_CODEGEN, 12);
+    idx.finish();
+    auto deep = idx.findRow(12);
+    ASSERT_TRUE(deep.has_value());
+    EXPECT_EQ(deep->depth, 2);
+    EXPECT_EQ(deep->startNs, 20);
+    EXPECT_EQ(deep->endNs, 30);
+    EXPECT_EQ(deep->name, 3u);
+    EXPECT_FALSE(idx.findRow(13).has_value());
+}

@@ -360,7 +360,7 @@ TEST_F(TimelineDetailsTest, SearchHitsAreOutlinedAndEnterStepsThroughThem) {
     EXPECT_EQ(plot()->selection().item.rowId, first);
     QTest::keyClick(box, Qt::Key_Return, Qt::ShiftModifier);
     EXPECT_EQ(t->currentHit(), n - 1) << "Shift+Enter wraps to the last hit";
-    EXPECT_TRUE(t->details().startsWith(QStringLiteral("match %1 of %2 for \"gradient\"").arg(n).arg(n))) << t->details().toStdString();
+    EXPECT_TRUE(t->hitText().startsWith(QStringLiteral("match %1 of %2 for \"gradient\"").arg(n).arg(n))) << t->hitText().toStdString();
     // Elsewhere, the search shows its table as before.
     window->tabs()->setCurrentWidget(window->cache());
     box->setText(QStringLiteral("compile"));
@@ -399,4 +399,22 @@ TEST_F(TimelineDetailsTest, OMovesTheOriginToTheSelectionAndShiftOPutsItBack) {
     QApplication::processEvents();
     EXPECT_FALSE(p->originMoved());
     EXPECT_EQ(p->axisLabels(), before);
+}
+
+// A Warp load's row in the Cache view (Lookup::id = minus its module_loads.id) leads to its span.
+TEST_F(TimelineDetailsTest, AWarpLoadsCacheRowLeadsToItsSpan) {
+    openDemo();
+    const int lane = laneFrom(cs::engine::LaneSource::ModuleLoads);
+    ASSERT_GE(lane, 0);
+    std::vector<cs::engine::TimelineItem> items;
+    data().lanes[static_cast<std::size_t>(lane)].spans.query(data().minNs, data().maxNs + 1, 1, items);
+    ASSERT_GE(items.size(), 2u);
+    const std::int64_t load = items[1].rowId;
+    window->tabs()->setCurrentWidget(window->cache());
+    ASSERT_TRUE(window->cache()->showLookup(-load)) << "no Cache row for module load " << load;
+    window->cache()->showInTimelineButton()->click();
+    QApplication::processEvents();
+    ASSERT_EQ(window->tabs()->currentWidget(), window->timeline()) << window->statusText().toStdString();
+    EXPECT_EQ(plot()->selection().lane, lane);
+    EXPECT_EQ(plot()->selection().item.rowId, load);
 }

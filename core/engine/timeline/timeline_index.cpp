@@ -177,6 +177,15 @@ TimelineIndex::FoldSummary TimelineIndex::summarize(int depth, std::int64_t t0, 
     return out;
 }
 
+std::optional<TimelineItem> TimelineIndex::findRow(std::int64_t rowId) const {
+    for (std::size_t d = 0; d < m_rows.size(); ++d) {
+        const Row& r = m_rows[d];
+        for (std::size_t i = 0; i < r.rowId.size(); ++i)
+            if (r.rowId[i] == rowId) return TimelineItem{r.start[i], r.end[i], r.rowId[i], r.name[i], 1, static_cast<std::uint16_t>(d), r.category[i]};
+    }
+    return std::nullopt;
+}
+
 void TimelineIndex::shift(std::int64_t deltaNs) {
     for (Row& r : m_rows) {
         for (std::int64_t& v : r.start) v = util::satAdd(v, deltaNs);

@@ -87,6 +87,8 @@ public:
     void forEachIn(std::int64_t t0, std::int64_t t1, const F& f) const;
     // Moves every span by `deltaNs` (a session drawn elsewhere on the axis: sequence-only work).
     void shift(std::int64_t deltaNs);
+    // The span whose source row is `rowId` (count 1), if any: a linear scan, for one click.
+    std::optional<TimelineItem> findRow(std::int64_t rowId) const;
     // The span of row `depth` that contains t, if any.
     std::optional<TimelineItem> spanAt(int depth, std::int64_t t) const;
 

@@ -35,11 +35,12 @@ std::vector<SearchHit> searchTimeline(const TimelineData& data, std::string_view
     for (std::size_t l = 0; l < data.lanes.size() && hits.size() < limit; ++l) {
         items.clear();
         const TimelineIndex& spans = data.lanes[l].spans;
-        spans.findByName(wanted, limit - hits.size(), items, categories);
-        if (data.lanes[l].source == LaneSource::Spans && !byDetail.empty()) {
+        const std::size_t room = limit - hits.size();
+        spans.findByName(wanted, room, items, categories);
+        if (data.lanes[l].source == LaneSource::Spans && !byDetail.empty() && items.size() < room) {
             // A span found by its category is not found again by its detail.
             const std::size_t byName = items.size();
-            spans.findByRowId(byDetail, wanted, limit - hits.size() - std::min(limit - hits.size(), byName), items);
+            spans.findByRowId(byDetail, wanted, room - byName, items);
             if (!categories.empty() && byName > 0) {
                 std::unordered_set<std::int64_t> seen;
                 for (std::size_t i = 0; i < byName; ++i) seen.insert(items[i].rowId);
