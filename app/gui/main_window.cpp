@@ -8,6 +8,7 @@
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 #include "core/trace/live_registry.h"
+#include "app/models/arg_search_fetcher.h"
 #include "app/models/trace_loader.h"
 #include "app/plots/bar_chart.h"
 #include "app/widgets/cache_view.h"
@@ -57,7 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_timeline(new TimelineView), m_findings(new FindingsView), m_search(new SearchView),
       m_cache(new CacheView), m_modules(new ModulesView), m_invalidations(new InvalidationsView),
       m_traceChooser(new QComboBox(this)), m_searchBox(new QLineEdit(this)), m_searchTimer(new QTimer(this)),
-      m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_cancel(new QToolButton(this)) {
+      m_argSearch(new ArgSearchFetcher(this)), m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_cancel(new QToolButton(this)) {
     setWindowTitle(QStringLiteral("CompileScope"));
     setAcceptDrops(true);
     m_tabs->addTab(m_overview, QStringLiteral("Overview"));
@@ -88,7 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_traceChooser->setToolTip(QStringLiteral("The trace the tables show; the timeline shows every open trace"));
     bar->addWidget(m_traceChooser);
     bar->addSeparator();
-    m_searchBox->setPlaceholderText(QStringLiteral("Search names, module hashes and categories (spans, modules, programs, kernels)…"));
+    m_searchBox->setPlaceholderText(QStringLiteral("Search names, module hashes, span arguments and categories…"));
     m_searchBox->setClearButtonEnabled(true);
     m_searchBox->setMinimumWidth(320);
     bar->addWidget(m_searchBox);
@@ -98,6 +99,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_searchBox, &QLineEdit::returnPressed, this, [this] { runSearch(true); });
     m_searchBox->installEventFilter(this);
     connect(m_searchTimer, &QTimer::timeout, this, [this] { runSearch(false); });  // typing: outline, do not jump
+    connect(m_argSearch, &ArgSearchFetcher::ready, this, &MainWindow::argumentHitsArrived);
+    connect(m_argSearch, &ArgSearchFetcher::failed, this, [this](int request, const QString& message) {
+        if (request == m_argSearch->latest()) m_status->setText(QStringLiteral("Searching span arguments: %1").arg(message));
+    });
     connect(m_traceChooser, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::setCurrentDocument);
 
     m_cancel->setText(QStringLiteral("Cancel"));
@@ -481,13 +486,47 @@ void MainWindow::runSearch(bool jump) {
     m_searchTimer->stop();
     QString needle = m_searchBox->text().trimmed();
     if (needle.isEmpty()) return;
+    // Names answer at once from memory; span arguments are read from the files on a worker thread
+    // and their hits join these when they come (argumentHitsArrived).
     std::vector<SearchInput> inputs;
+    QStringList paths;
+    m_argSearchDocs.clear();
     for (const TraceDocument& d : m_docs)
-        if (d.timeline) inputs.push_back({d.label, d.timeline});
+        if (d.timeline) {
+            inputs.push_back({d.label, d.timeline, {}});
+            paths << d.path;
+            m_argSearchDocs.push_back(d.id);
+        }
+    publishSearch(needle, inputs, jump, true);
+    if (!paths.isEmpty()) {
+        m_argSearch->request(paths, needle);
+        m_search->setArgumentsPending(true);
+    }
+}
+
+void MainWindow::argumentHitsArrived(int request, const QString& needle, const ArgMatchesPtr& matches) {
+    if (request != m_argSearch->latest() || needle != m_searchBox->text().trimmed()) return;
+    m_search->setArgumentsPending(false);
+    std::vector<SearchInput> inputs;
+    bool any = false;
+    for (const TraceDocument& d : m_docs) {
+        if (!d.timeline) continue;
+        SearchInput in{d.label, d.timeline, {}};
+        auto at = std::find(m_argSearchDocs.begin(), m_argSearchDocs.end(), d.id);
+        if (at != m_argSearchDocs.end() && static_cast<std::size_t>(at - m_argSearchDocs.begin()) < matches->size()) {
+            in.args = (*matches)[static_cast<std::size_t>(at - m_argSearchDocs.begin())];
+            any = any || !in.args.empty();
+        }
+        inputs.push_back(std::move(in));
+    }
+    if (any) publishSearch(needle, inputs, false, false);
+}
+
+void MainWindow::publishSearch(const QString& needle, const std::vector<SearchInput>& inputs, bool jump, bool reveal) {
     auto rows = searchNames(inputs, needle);
     m_search->setResults(needle, rows, searchTotals(inputs, needle));
     if (m_tabs->currentWidget() != m_timeline) {
-        m_tabs->setCurrentWidget(m_search);
+        if (reveal) m_tabs->setCurrentWidget(m_search);
         return;
     }
     // On the timeline, as in Perfetto: the hits are outlined there, and Enter steps through them.

@@ -3,6 +3,8 @@
 // show the trace chosen in the toolbar.
 #pragma once
 
+#include "app/models/arg_search_fetcher.h"
+#include "app/models/search_model.h"
 #include "app/models/trace_document.h"
 
 #include <QElapsedTimer>
@@ -102,6 +104,10 @@ private:
     void updateProgressUi();
     int timelineSourceOf(int docIndex) const;
     void runSearch(bool jump);  // jump: select the first hit when on the timeline (Enter), not while typing
+    // Shows the hits of `inputs` in Search and on the timeline; `reveal`: switch to Search when the
+    // timeline is not showing (a new search), not when argument hits arrive later.
+    void publishSearch(const QString& needle, const std::vector<SearchInput>& inputs, bool jump, bool reveal);
+    void argumentHitsArrived(int request, const QString& needle, const ArgMatchesPtr& matches);
     void exportPlot(bool svg);
     void writeInBackground(const QString& path, std::function<void(std::ostream&)> write);
 
@@ -120,6 +126,8 @@ private:
     QComboBox* m_traceChooser;
     QLineEdit* m_searchBox;
     QTimer* m_searchTimer;
+    ArgSearchFetcher* m_argSearch;
+    std::vector<int> m_argSearchDocs;  // doc ids of the newest argument search, in request order
     QMenu* m_recentMenu = nullptr;
     QAction* m_reportAction = nullptr;
     QAction* m_tefAction = nullptr;

@@ -2,21 +2,20 @@
 //
 // Why a thread: the GUI thread never touches SQLite (DESIGN.md 2), and a details pane that waits for
 // a click's query would stutter on a big trace (opening one checks its pages: about 0.7 s at 10M
-// events). Requests go to a worker object living in the fetcher's thread; only the newest request's
-// answer is published (a user clicking through spans sees the last one). The trace is opened per
+// events). Requests run on a LatestRequestThread; only the newest request's answer is published (a
+// user clicking through spans sees the last one). The trace is opened per
 // request and closed after it: an open connection to a recording in progress would stop the
 // recorder from finalizing it.
 #pragma once
+
+#include "latest_request_thread.h"
 
 #include "core/engine/row_details.h"
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <memory>
-
-class QThread;
 
 namespace cs::gui {
 
@@ -24,22 +23,18 @@ class RowDetailsFetcher : public QObject {
     Q_OBJECT
 public:
     explicit RowDetailsFetcher(QObject* parent = nullptr);
-    ~RowDetailsFetcher() override;  // stops the thread (a running query finishes first)
 
     // Asks for the details of `table` row `rowId` of the trace at `path`; returns the request id that
     // ready() or failed() will carry.
     int request(const QString& path, const QString& table, std::int64_t rowId);
-    int latest() const { return m_latest.load(); }
+    int latest() const { return m_thread.latest(); }
 
 signals:
     void ready(int request, std::shared_ptr<const cs::engine::RowDetails> details);
     void failed(int request, const QString& message);
 
 private:
-    QThread* m_thread;
-    QObject* m_worker;
-    std::shared_ptr<std::atomic<int>> m_newest = std::make_shared<std::atomic<int>>(0);
-    std::atomic<int> m_latest{0};
+    LatestRequestThread m_thread;  // last member: destroyed (joined) first, while the signals still exist
 };
 
 }  // namespace cs::gui

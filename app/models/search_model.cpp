@@ -5,6 +5,7 @@
 
 #include <compilescope/trace_constants.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace cs::gui {
@@ -31,6 +32,12 @@ std::vector<bool> matchingCategories(const QString& needle) {
     for (int c = 0; c < CS_CAT_COUNT; ++c) out[static_cast<std::size_t>(c)] = categoryName(c).contains(needle, Qt::CaseInsensitive);
     return out;
 }
+
+// The argument that found span `rowId`, if one did.
+const engine::ArgMatch* argOf(const std::vector<engine::ArgMatch>& args, std::int64_t rowId) {
+    auto it = std::lower_bound(args.begin(), args.end(), rowId, [](const engine::ArgMatch& m, std::int64_t id) { return m.spanId < id; });
+    return it != args.end() && it->spanId == rowId ? &*it : nullptr;
+}
 }  // namespace
 
 std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<SearchInput>& traces, const QString& needle,
@@ -41,11 +48,15 @@ std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<Sear
     const std::vector<bool> categories = matchingCategories(trimmed);
     for (std::size_t s = 0; s < traces.size() && rows->size() < limit; ++s) {
         const engine::TimelineData& d = *traces[s].timeline;
-        for (const engine::SearchHit& h : engine::searchTimeline(d, n, limit - rows->size(), categories)) {
+        const std::vector<engine::ArgMatch>& args = traces[s].args;
+        for (const engine::SearchHit& h : engine::searchTimeline(d, n, limit - rows->size(), categories, engine::spanIds(args))) {
             const engine::TimelineLane& lane = d.lanes[static_cast<std::size_t>(h.lane)];
             QString name = qs(d.str(h.item.name));
-            if (lane.source == engine::LaneSource::Spans)  // the header or template a time-trace span worked on
+            if (lane.source == engine::LaneSource::Spans) {
+                // The header or template a time-trace span worked on; the argument that found it.
                 if (const std::uint32_t detail = d.detailOf(h.item.rowId)) name += QStringLiteral(": ") + qs(d.str(detail));
+                if (const engine::ArgMatch* arg = argOf(args, h.item.rowId)) name += QStringLiteral(" [%1]").arg(qs(arg->text));
+            }
             rows->push_back({static_cast<int>(s), traces[s].label, qs(lane.process) + QStringLiteral(" · ") + qs(lane.name),
                              name, h.lane, h.item, d.minNs});
         }
@@ -74,7 +85,8 @@ std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vecto
     const std::vector<bool> categories = matchingCategories(trimmed);
     for (const SearchInput& t : traces) {
         const engine::TimelineData& d = *t.timeline;
-        for (const engine::NameTotals& n : engine::totalsByName(engine::searchTimeline(d, trimmed.toStdString(), SIZE_MAX, categories)))
+        for (const engine::NameTotals& n :
+             engine::totalsByName(engine::searchTimeline(d, trimmed.toStdString(), SIZE_MAX, categories, engine::spanIds(t.args))))
             rows->push_back({t.label, qs(d.str(n.name)), categoryName(n.category), n.count, n.totalNs, n.maxNs});
     }
     return rows;

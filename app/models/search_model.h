@@ -7,6 +7,7 @@
 #include "table_model.h"
 #include "trace_document.h"
 
+#include "core/engine/timeline/arg_search.h"
 #include "core/engine/timeline/timeline_search.h"
 
 #include <limits>
@@ -26,9 +27,11 @@ SearchModel* makeSearchModel(QObject* parent);
 struct SearchInput {
     QString label;
     TimelinePtr timeline;
+    std::vector<engine::ArgMatch> args;  // spans whose arguments matched (ArgSearchFetcher), ascending
 };
-// Runs the core search over each trace (names, and categories whose name contains the needle); at
-// most `limit` rows in all (no limit by default).
+// Runs the core search over each trace (names, categories whose name contains the needle, and the
+// spans of `args`); at most `limit` rows in all (no limit by default). A span found by an argument
+// shows it after its name: "Warp 1.10.0 initialized [device cuda:0=\"NVIDIA RTX A6000\" ...]".
 std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<SearchInput>& traces, const QString& needle,
                                                           std::size_t limit = std::numeric_limits<std::size_t>::max());
 

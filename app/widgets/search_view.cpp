@@ -16,7 +16,7 @@ namespace cs::gui {
 SearchView::SearchView(QWidget* parent)
     : QWidget(parent), m_model(makeSearchModel(this)), m_totals(makeSearchTotalsModel(this)),
       m_perName(new QCheckBox(QStringLiteral("Per name: count, total, longest"), this)), m_stack(new QStackedWidget(this)),
-      m_summary(new QLabel(QStringLiteral("Type in the search box above to find any name, hash or category in the open traces."), this)) {
+      m_summary(new QLabel(QStringLiteral("Type in the search box above to find any name, hash, span argument or category in the open traces."), this)) {
     m_table = new FilteredTable(m_model, QStringLiteral("Narrow the results"), this);
     m_totalsTable = new FilteredTable(m_totals, QStringLiteral("Narrow the names"), this);
     // The model sorts every match (lazy_table_model.h); the proxy only filters what was fetched.
@@ -44,12 +44,17 @@ SearchView::SearchView(QWidget* parent)
 
 void SearchView::setResults(const QString& needle, std::shared_ptr<const std::vector<SearchRow>> rows,
                             std::shared_ptr<const std::vector<SearchTotalRow>> totals) {
-    m_summary->setText(QStringLiteral("%1 match(es) for “%2”%3")
-                           .arg(rows->size())
-                           .arg(needle)
-                           .arg(totals ? QStringLiteral(" in %1 name(s)").arg(totals->size()) : QString()));
+    m_found = QStringLiteral("%1 match(es) for “%2”%3")
+                  .arg(rows->size())
+                  .arg(needle)
+                  .arg(totals ? QStringLiteral(" in %1 name(s)").arg(totals->size()) : QString());
+    m_summary->setText(m_found);
     m_model->setRows(std::move(rows));
     m_totals->setRows(totals ? std::move(totals) : std::make_shared<const std::vector<SearchTotalRow>>());
+}
+
+void SearchView::setArgumentsPending(bool pending) {
+    m_summary->setText(pending ? m_found + QStringLiteral(" · searching span arguments…") : m_found);
 }
 
 QString SearchView::summary() const { return m_summary->text(); }

@@ -1,7 +1,7 @@
 // Search results: every span, module load (by name or hash), program or kernel whose name contains
-// the search text, and every item of a category whose name does; activating one selects it on the
-// timeline. All matches, fetched as the list scrolls and sorted whole by the header; or, per name,
-// how many, their total and their longest duration.
+// the search text, every span with an argument holding it, and every item of a category whose name
+// does; activating one selects it on the timeline. All matches, fetched as the list scrolls and
+// sorted whole by the header; or, per name, how many, their total and their longest duration.
 #pragma once
 
 #include "app/models/search_model.h"
@@ -22,6 +22,8 @@ public:
     explicit SearchView(QWidget* parent = nullptr);
     void setResults(const QString& needle, std::shared_ptr<const std::vector<SearchRow>> rows,
                     std::shared_ptr<const std::vector<SearchTotalRow>> totals = nullptr);
+    // While span arguments are still being read from the files (their hits come after the names').
+    void setArgumentsPending(bool pending);
     SearchModel* model() const { return m_model; }
     SearchTotalsModel* totalsModel() const { return m_totals; }
     FilteredTable* table() const { return m_table; }
@@ -39,6 +41,7 @@ private:
     QCheckBox* m_perName;
     QStackedWidget* m_stack;
     QLabel* m_summary;
+    QString m_found;  // "N match(es) for ..." of the results shown
 };
 
 }  // namespace cs::gui

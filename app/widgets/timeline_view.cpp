@@ -19,6 +19,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <optional>
+
 namespace cs::gui {
 
 // One row of the range table, as displayed.
@@ -177,12 +179,28 @@ void TimelineView::showRange() {
 }
 
 void TimelineView::setSearchHits(const QString& needle, std::vector<TimelineSelection> hits) {
+    // More hits of the same text (span arguments arrive after names): the current one stays current.
+    std::optional<TimelineSelection> current;
+    if (needle == m_needle && m_hit >= 0 && m_hit < static_cast<int>(m_hits.size())) current = m_hits[static_cast<std::size_t>(m_hit)];
     m_needle = needle;
     m_hits = std::move(hits);
     m_hit = -1;
     m_hitLabel->clear();
     m_hitLabel->setVisible(false);
     m_plot->setHighlights(m_hits);
+    if (!current) return;
+    for (std::size_t i = 0; i < m_hits.size(); ++i)
+        if (m_hits[i].source == current->source && m_hits[i].lane == current->lane && m_hits[i].item.rowId == current->item.rowId &&
+            m_hits[i].item.startNs == current->item.startNs) {
+            m_hit = static_cast<int>(i);
+            showHitLabel();
+            break;
+        }
+}
+
+void TimelineView::showHitLabel() {
+    m_hitLabel->setText(QStringLiteral("match %1 of %2 for \"%3\" (Enter: next, Shift+Enter: previous)").arg(m_hit + 1).arg(m_hits.size()).arg(m_needle));
+    m_hitLabel->setVisible(true);
 }
 
 bool TimelineView::stepHit(int delta) {
@@ -190,8 +208,7 @@ bool TimelineView::stepHit(int delta) {
     const int n = static_cast<int>(m_hits.size());
     m_hit = m_hit < 0 ? (delta >= 0 ? 0 : n - 1) : ((m_hit + delta) % n + n) % n;
     m_plot->select(m_hits[static_cast<std::size_t>(m_hit)], true);
-    m_hitLabel->setText(QStringLiteral("match %1 of %2 for \"%3\" (Enter: next, Shift+Enter: previous)").arg(m_hit + 1).arg(n).arg(m_needle));
-    m_hitLabel->setVisible(true);
+    showHitLabel();
     return true;
 }
 

@@ -59,6 +59,7 @@ signals:
     void openLookup(int source, std::int64_t lookupId);
 
 private:
+    void showHitLabel();  // "match i of n for ..." for the current hit
     void updateStatus();
     void showSelection();
     void showRange();

@@ -202,6 +202,32 @@ TEST_F(MainWindowTest, AHashSearchFindsItsModule) {
     EXPECT_EQ(m->index(0, 4).data().toString(), QStringLiteral("warp pid 200 · module loads"));
 }
 
+// A span argument is searchable: the GPU model in Warp's init banner is in no name, only in the
+// "device cuda:0" argument of the init span (the bundled trace, recorded from a real workload). Its
+// hit comes from the worker thread, joins the results with the argument shown, and is outlined on
+// the timeline, where Enter then selects it.
+TEST_F(MainWindowTest, ASpanArgumentSearchFindsItsSpan) {
+    open({QStringLiteral(COMPILESCOPE_SOURCE_DIR "/resources/demo/demo.cstrace")});
+    window->tabs()->setCurrentWidget(window->timeline());
+    window->searchBox()->setText(QStringLiteral("A6000"));
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    SearchModel* m = window->search()->model();
+    ASSERT_TRUE(cs::test::waitFor([&] { return m->rowCount() > 0; })) << window->search()->summary().toStdString();
+    ASSERT_EQ(m->rowCount(), 1);
+    EXPECT_TRUE(m->rowAt(0)->name.startsWith(QStringLiteral("Warp 1.10.0 initialized [device cuda:0=\"NVIDIA RTX A6000\"")))
+        << m->rowAt(0)->name.toStdString();
+    EXPECT_EQ(window->search()->summary(), QStringLiteral("1 match(es) for “A6000” in 1 name(s)"));
+    EXPECT_EQ(window->tabs()->currentWidget(), window->timeline()) << "late hits do not switch tabs";
+    EXPECT_EQ(window->timeline()->hitCount(), 1);
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    EXPECT_EQ(plot()->selection().item.rowId, m->rowAt(0)->item.rowId);
+    // A name search still answers at once, and a text in neither names nor arguments finds nothing.
+    window->searchBox()->setText(QStringLiteral("no such text anywhere"));
+    QTest::keyClick(window->searchBox(), Qt::Key_Return);
+    ASSERT_TRUE(cs::test::waitFor([&] { return !window->search()->summary().contains(QStringLiteral("searching")); }));
+    EXPECT_EQ(m->rowCount(), 0);
+}
+
 TEST_F(MainWindowTest, SeveralTracesAreLanesOfOneTimeline) {
     std::string second = dir.file("rank1.cstrace");
     demo::writeDemoTrace(second);

@@ -109,7 +109,7 @@ TEST(GuiModels, FindingsTreeHasEvidenceChildren) {
 TEST(GuiModels, SearchModelOverAllTraces) {
     Loaded l;
     SearchModel* m = makeSearchModel(nullptr);
-    std::vector<SearchInput> in{{QStringLiteral("a"), l.timeline}, {QStringLiteral("b"), l.timeline}};
+    std::vector<SearchInput> in{{QStringLiteral("a"), l.timeline, {}}, {QStringLiteral("b"), l.timeline, {}}};
     checkThroughProxy(m, [&] { m->setRows(searchNames(in, QStringLiteral("gradient"))); });
     EXPECT_EQ(m->rowCount(), 6);  // three names per trace, two traces
     EXPECT_EQ(m->index(0, 5).data().toString(), QStringLiteral("a"));
@@ -218,7 +218,7 @@ TEST(GuiModels, SearchModelFetchesLazilyAndSortsEveryMatch) {
     auto timeline = std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimeline(*reader));
     SearchModel* m = makeSearchModel(nullptr);
     auto tester = cs::test::testModel(m);
-    auto rows = searchNames({{QStringLiteral("big"), timeline}}, QStringLiteral("kernel_"));
+    auto rows = searchNames({{QStringLiteral("big"), timeline, {}}}, QStringLiteral("kernel_"));
     ASSERT_EQ(rows->size(), 6000u);
     std::int64_t latest = 0;
     for (const SearchRow& r : *rows) latest = std::max(latest, r.item.startNs);
@@ -235,7 +235,7 @@ TEST(GuiModels, SearchModelFetchesLazilyAndSortsEveryMatch) {
     while (m->canFetchMore({})) m->fetchMore({});
     EXPECT_EQ(m->rowCount(), 6000);
     EXPECT_GE(m->rowAt(4999)->item.startNs, m->rowAt(5999)->item.startNs);
-    m->setRows(searchNames({{QStringLiteral("big"), timeline}}, QStringLiteral("kernel_1")));  // keeps the sort
+    m->setRows(searchNames({{QStringLiteral("big"), timeline, {}}}, QStringLiteral("kernel_1")));  // keeps the sort
     ASSERT_GT(m->rowCount(), 1);
     for (int r = 1; r < m->rowCount(); ++r) EXPECT_GE(m->rowAt(r - 1)->item.startNs, m->rowAt(r)->item.startNs);
     cs::test::expectModelOk();
@@ -246,7 +246,7 @@ TEST(GuiModels, SearchModelFetchesLazilyAndSortsEveryMatch) {
 TEST(GuiModels, SearchTotalsPerName) {
     Loaded l;
     SearchTotalsModel* m = makeSearchTotalsModel(nullptr);
-    std::vector<SearchInput> in{{QStringLiteral("a"), l.timeline}};
+    std::vector<SearchInput> in{{QStringLiteral("a"), l.timeline, {}}};
     checkThroughProxy(m, [&] { m->setRows(searchTotals(in, QStringLiteral("gradient"))); });
     qlonglong count = 0;
     for (int r = 0; r < m->rowCount(); ++r) count += m->index(r, 1).data().toLongLong();

@@ -19,18 +19,24 @@ bool containsNoCase(std::string_view hay, std::string_view needle) {
 }  // namespace
 
 std::vector<SearchHit> searchTimeline(const TimelineData& data, std::string_view needle, std::size_t limit,
-                                      const std::vector<bool>& categories) {
+                                      const std::vector<bool>& categories, const std::vector<std::int64_t>& argSpans) {
     std::vector<SearchHit> hits;
     if (needle.empty()) return hits;
     std::vector<bool> wanted(data.strings.size() + 1, false);
     bool any = std::find(categories.begin(), categories.end(), true) != categories.end();
     for (std::size_t id = 1; id <= data.strings.size(); ++id)
         if (containsNoCase(data.strings.get(static_cast<std::int64_t>(id)), needle)) any = wanted[id] = true;
-    if (!any) return hits;
-    // Spans whose detail matches (a header, a template): their ids, ascending as detailSpans is.
+    if (!any && argSpans.empty()) return hits;
+    // Spans whose detail matches (a header, a template) or whose arguments did: ascending ids.
     std::vector<std::int64_t> byDetail;
     for (std::size_t i = 0; i < data.detailSpans.size(); ++i)
         if (data.detailStrings[i] < wanted.size() && wanted[data.detailStrings[i]]) byDetail.push_back(data.detailSpans[i]);
+    if (!argSpans.empty()) {
+        const std::size_t mid = byDetail.size();
+        byDetail.insert(byDetail.end(), argSpans.begin(), argSpans.end());
+        std::inplace_merge(byDetail.begin(), byDetail.begin() + static_cast<std::ptrdiff_t>(mid), byDetail.end());
+        byDetail.erase(std::unique(byDetail.begin(), byDetail.end()), byDetail.end());
+    }
     std::vector<TimelineItem> items;
     for (std::size_t l = 0; l < data.lanes.size() && hits.size() < limit; ++l) {
         items.clear();

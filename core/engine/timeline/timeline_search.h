@@ -1,6 +1,7 @@
 // Search over every name of a loaded timeline: span, module, program and kernel names (a module
 // load's name carries its hash and outcome, "warp.sim bbbbbbb (compiled)"), categories, and the
-// details of time-trace spans (the header of a clang "Source", the template of an instantiation).
+// details of time-trace spans (the header of a clang "Source", the template of an instantiation),
+// and the spans whose arguments the caller found by arg_search.h.
 //
 // Why two passes: names are interned, so the text match runs once per distinct string (usually
 // thousands), and the scan of the spans compares integers only. A million spans scan in a few ms.
@@ -23,9 +24,11 @@ struct SearchHit {
 
 // Case-insensitive substring search; returns at most `limit` hits, lanes in order. `categories`:
 // the cs_category codes whose names the caller matched (categories[code]); their items match too.
+// `argSpans`: ids (ascending) of spans whose arguments matched (arg_search.h); they match too.
 std::vector<SearchHit> searchTimeline(const TimelineData& data, std::string_view needle,
                                       std::size_t limit = std::numeric_limits<std::size_t>::max(),
-                                      const std::vector<bool>& categories = {});
+                                      const std::vector<bool>& categories = {},
+                                      const std::vector<std::int64_t>& argSpans = {});
 
 // The hits of one name, for the aggregate view: how many, their total and longest duration.
 struct NameTotals {
