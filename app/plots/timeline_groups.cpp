@@ -59,8 +59,9 @@ bool TimelinePlot::laneShown(int source, int lane) const {
 }
 
 int TimelinePlot::rowAtValue(double v) const {
+    const bool band = inPinnedBand(v);  // the band covers the rows scrolled under it
     for (std::size_t r = 0; r < m_rows.size(); ++r)
-        if (v >= m_rows[r].y0 && v < m_rows[r].y0 + m_rows[r].height) return static_cast<int>(r);
+        if (m_rows[r].pinned == band && v >= m_rows[r].y0 && v < m_rows[r].y0 + m_rows[r].height) return static_cast<int>(r);
     return -1;
 }
 

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QFile>
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QHBoxLayout>
@@ -49,7 +50,6 @@ private:
 };
 
 namespace {
-constexpr double kLaneGap = 0.5;  // value-axis units between lanes
 constexpr double kNsPerSecond = 1e9;
 constexpr std::int64_t kMinVisiblePx = 3;
 
@@ -200,6 +200,7 @@ bool TimelinePlot::applyRowHeight() {
 }
 
 void TimelinePlot::syncScrollBar() {
+    placePinned();
     const QCPRange r = m_plot->yAxis->range();
     const int total = static_cast<int>(std::ceil((m_totalRows + 0.3) * 10));
     const int page = static_cast<int>(r.size() * 10);
@@ -243,15 +244,14 @@ void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh)
 void TimelinePlot::layoutRows() {
     m_rows.clear();
     m_groups.clear();
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
     double y = 0;
+    layoutPinned(y);
     bool several = m_sources.size() > 1;
     for (std::size_t s = 0; s < m_sources.size(); ++s) {
         const engine::TimelineData& d = *m_sources[s].data;
         QString prefix = several ? m_sources[s].label + QStringLiteral(": ") : QString();
         auto addRow = [&](int lane, int marks, int height, const QString& label, bool header) {
-            m_rows.push_back({static_cast<int>(s), lane, marks, y, height, label, static_cast<int>(m_groups.size()) - 1, header});
-            ticker->addTick(y + 0.5, header ? QString() : label);  // a header's text is drawn in its band
+            m_rows.push_back({static_cast<int>(s), lane, marks, y, height, label, static_cast<int>(m_groups.size()) - 1, header, false, 0});
             y += height + (header ? kLaneGap / 2 : kLaneGap);
         };
         // Sessions in lane order (lanes are grouped by session), then those with marks only; one
@@ -283,13 +283,14 @@ void TimelinePlot::layoutRows() {
             // labelled without the process: the header says it once.
             for (int m : marks) addRow(-1, m, 1, QStringLiteral("cache lookups"), false);
             for (int l : lanes)
-                addRow(l, -1, std::max(1, d.lanes[static_cast<std::size_t>(l)].spans.depthCount()),
+                if (m_pinned.isEmpty() || !m_pinned.contains(laneKey(static_cast<int>(s), l)))  // pinned: in the band
+                    addRow(l, -1, std::max(1, d.lanes[static_cast<std::size_t>(l)].spans.depthCount()),
                        qs(d.lanes[static_cast<std::size_t>(l)].name), false);
         }
     }
     m_totalRows = y;
-    m_plot->yAxis->setTicker(ticker);
     m_lanes->caches.assign(m_rows.size(), {});
+    placePinned();
 }
 
 QString TimelinePlot::laneLabel(int source, int lane) const {
@@ -412,6 +413,11 @@ bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
     switch (event->type()) {
     case QEvent::MouseMove: m_hoverPos = static_cast<QMouseEvent*>(event)->pos(); break;
     case QEvent::Leave: m_hoverPos = {-1, -1}; break;
+    case QEvent::ContextMenu: {
+        auto* menu = static_cast<QContextMenuEvent*>(event);
+        contextMenuAt(menu->pos(), menu->globalPos());
+        return true;
+    }
     case QEvent::ToolTip: {
         auto* help = static_cast<QHelpEvent*>(event);
         QString tip = tooltipAt(help->pos());
@@ -437,6 +443,10 @@ bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
     case Qt::Key_Return:
     case Qt::Key_Enter: emit selectionActivated(); return true;
     case Qt::Key_Question: emit helpRequested(); return true;
+    case Qt::Key_P:
+        if (m_selection.valid() && m_selection.lane >= 0)
+            setLanePinned(m_selection.source, m_selection.lane, !lanePinned(m_selection.source, m_selection.lane));
+        return true;
     case Qt::Key_O:
         // O: the origin at the selection's start (else under the mouse); Shift+O: back to the first event.
         if (static_cast<QKeyEvent*>(event)->modifiers() & Qt::ShiftModifier) resetOrigin();
@@ -465,8 +475,16 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
     QRect area = m_plot->axisRect()->rect();
     QCPRange kr = x->range(), vr = y->range();
     auto px = [&](int source, std::int64_t ns) { return x->coordToPixel(keyOf(source, ns)); };
+    // Two passes: the scrolling rows, then the pinned band over them (rows scroll under it).
+    for (int pass = 0; pass < 2; ++pass)
     for (std::size_t r = 0; r < m_rows.size(); ++r) {
         const Row& row = m_rows[r];
+        if (row.pinned != (pass == 1)) continue;
+        if (pass == 1 && r == 0) {
+            const double bottom = y->coordToPixel(row.y0 - row.home + m_pinnedRows - kLaneGap / 2);
+            canvas.rect(QRectF(area.left(), area.top(), area.width(), bottom - area.top()), QColor(0xfa, 0xfa, 0xfa), QColor());
+            canvas.line({static_cast<double>(area.left()), bottom}, {static_cast<double>(area.right()), bottom}, QColor(0x60, 0x7d, 0x8b), false);
+        }
         if (row.y0 > vr.upper || row.y0 + row.height < vr.lower) continue;
         if (row.header) {
             // A group's header: a band across the plot with the process's name; a collapsed group
@@ -551,9 +569,10 @@ void TimelinePlot::selectAt(QPoint pos) {
 TimelineSelection TimelinePlot::hitAt(QPoint pos) const {
     TimelineSelection sel;
     double v = m_plot->yAxis->pixelToCoord(pos.y());
+    const bool band = inPinnedBand(v);
     for (std::size_t r = 0; r < m_rows.size() && !sel.valid(); ++r) {
         const Row& row = m_rows[r];
-        if (row.header || v < row.y0 || v >= row.y0 + row.height) continue;
+        if (row.header || row.pinned != band || v < row.y0 || v >= row.y0 + row.height) continue;
         std::int64_t t = nsOf(row.source, m_plot->xAxis->pixelToCoord(pos.x()));
         std::int64_t tol = bucketNs(row.source);  // about 3 px
         const LanesPlottable::Cache& c = m_lanes->caches[r];

@@ -112,6 +112,13 @@ public:
     // Whether lane `lane` of `source` has a row on screen (its group is expanded).
     bool laneShown(int source, int lane) const;
 
+    // Pinned lanes, as Perfetto pins tracks: drawn in a band at the top of the plot that stays while
+    // the other lanes scroll under it (a lane to watch while looking at another process). P pins or
+    // unpins the selected span's lane, a lane's context menu does the same. Kept across live refreshes.
+    void setLanePinned(int source, int lane, bool pinned);
+    bool lanePinned(int source, int lane) const;
+    int pinnedCount() const;
+
     // Search hits (spans) drawn with an orange outline until replaced; a new set of sources clears them.
     void setHighlights(const std::vector<TimelineSelection>& hits);
     std::size_t highlightCount() const { return m_highlightCount; }
@@ -131,6 +138,7 @@ public:
 
     QCustomPlot* plot() const { return m_plot; }
     QWidget* plotWidget() const;  // the QCustomPlot as a widget, for code that must not include it
+    QRect plotArea() const;       // where the lanes are drawn (the axis rect), in this widget's coordinates
     void replot();
     std::size_t lastPaintItems() const;  // items drawn by the last paint (tests, benchmarks)
     // The categories (cs_category) of the spans the last paint drew, ascending: the legend's entries.
@@ -152,6 +160,7 @@ protected:
 
 private:
     friend class LanesPlottable;
+    static constexpr double kLaneGap = 0.5;  // value-axis units between lanes
     struct Row {
         int source = 0;
         int lane = -1;   // span lane, or -1
@@ -161,6 +170,8 @@ private:
         QString label;
         int group = -1;      // index into m_groups
         bool header = false;  // the group's header row (no lane, no marks)
+        bool pinned = false;  // in the pinned band: y0 follows the scroll, `home` below the band's top
+        double home = 0;
     };
     struct Group {
         int source = 0;
@@ -173,6 +184,11 @@ private:
     void syncScrollBar();
     bool applyRowHeight();  // true when it moved the value axis
     QString groupKey(int group) const;
+    QString laneKey(int source, int lane) const;
+    void layoutPinned(double& y);  // the pinned band's rows, from the top
+    void placePinned();            // the band at the top of the view; the rows' labels again
+    bool inPinnedBand(double v) const;
+    void contextMenuAt(QPoint pos, QPoint globalPos);
     int rowAtValue(double v) const;  // index into m_rows at value-axis coordinate v, or -1
     void paintContent(Canvas& canvas) const;
     double keyOf(int source, std::int64_t ns) const;
@@ -194,6 +210,8 @@ private:
     TimelineRange m_range;
     std::vector<Group> m_groups;
     QSet<QString> m_collapsed;  // groupKey()s of collapsed groups
+    QSet<QString> m_pinned;     // laneKey()s of pinned lanes
+    double m_pinnedRows = 0;    // height of the pinned band, value-axis units (0: none)
     // Search hits: (source, lane) -> their row ids; looked up per drawn span, so no text is built.
     std::map<std::pair<int, int>, std::unordered_set<std::int64_t>> m_highlights;
     std::size_t m_highlightCount = 0;

@@ -14,6 +14,7 @@ const std::vector<Shortcut>& timelineShortcuts() {
         {QStringLiteral("0, Home"), QStringLiteral("fit everything")},
         {QStringLiteral("Page Up / Page Down"), QStringLiteral("scroll the lanes")},
         {QStringLiteral("O / Shift+O"), QStringLiteral("move the time axis' zero to the selection's start / back to the first event")},
+        {QStringLiteral("P, right-click a lane"), QStringLiteral("pin the selected span's lane to the top (it stays while the lanes scroll) / unpin it")},
         {QStringLiteral("Enter"), QStringLiteral("open the selected cache lookup in the Cache view")},
         {QStringLiteral("Click"), QStringLiteral("select a span, a fold or a mark; on a process header: collapse / expand")},
         {QStringLiteral("Shift + drag"), QStringLiteral("sum a time range of the lanes crossed (the Range tab)")},

@@ -418,3 +418,54 @@ TEST_F(TimelineDetailsTest, AWarpLoadsCacheRowLeadsToItsSpan) {
     EXPECT_EQ(plot()->selection().lane, lane);
     EXPECT_EQ(plot()->selection().item.rowId, load);
 }
+
+// A pinned lane sits in a band at the top that stays while the other lanes scroll under it; a click
+// there selects the pinned lane's span, not what scrolled beneath; a live refresh keeps the pin; P
+// unpins it again.
+TEST_F(TimelineDetailsTest, APinnedLaneStaysAtTheTopWhileTheLanesScroll) {
+    demo::writeSyntheticTrace(dir.file("many.cstrace"), 4000, 40);  // 40 threads: more lanes than fit
+    open(dir.file("many.cstrace"));
+    TimelinePlot* p = plot();
+    const cs::engine::TimelineData& d = data();
+    ASSERT_GT(d.lanes.size(), 30u);
+    const int last = static_cast<int>(d.lanes.size()) - 1, other = 1;
+    std::vector<cs::engine::TimelineItem> items;
+    d.lanes[static_cast<std::size_t>(last)].spans.query(d.minNs, d.maxNs + 1, 1, items);
+    ASSERT_FALSE(items.empty());
+    const cs::engine::TimelineItem span = items.front();
+    const QRect area = p->plotArea();
+    const QPoint areaTop = area.topLeft();
+    EXPECT_GT(p->pixelOf(0, last, 0, span.startNs).y(), areaTop.y() + area.height()) << "the last lane starts below the view";
+    // P on a selected span of the last lane pins it: drawn first, at the top.
+    TimelineSelection s;
+    s.source = 0;
+    s.lane = last;
+    s.item = span;
+    p->select(s, false);
+    QTest::keyClick(p->plotWidget(), Qt::Key_P);
+    ASSERT_TRUE(p->lanePinned(0, last));
+    EXPECT_EQ(p->pinnedCount(), 1);
+    const int pinnedY = p->pixelOf(0, last, 0, span.startNs).y();
+    EXPECT_LT(pinnedY, areaTop.y() + 40);
+    EXPECT_GE(pinnedY, areaTop.y());
+    // Scrolling moves every other lane, not the pinned one.
+    const int otherY = p->pixelOf(0, other, 0, span.startNs).y();
+    QTest::keyClick(p->plotWidget(), Qt::Key_PageDown);
+    QApplication::processEvents();
+    EXPECT_EQ(p->pixelOf(0, last, 0, span.startNs).y(), pinnedY);
+    EXPECT_LT(p->pixelOf(0, other, 0, span.startNs).y(), otherY - 100);
+    // Some lane has scrolled under the band; a click there selects the pinned lane's span.
+    const QPoint at = p->pixelOf(0, last, 0, span.startNs + (span.endNs - span.startNs) / 2);
+    const TimelineSelection hit = p->hitAt(p->plotWidget()->mapFrom(p, at));
+    EXPECT_EQ(hit.lane, last);
+    EXPECT_EQ(hit.item.rowId, span.rowId);
+    // A live refresh keeps the pin; P on the selection unpins it, and the lane is back in its place.
+    std::vector<TimelineSource> again = p->sources();
+    p->setSources(std::move(again), true);
+    EXPECT_TRUE(p->lanePinned(0, last));
+    p->select(s, false);
+    QTest::keyClick(p->plotWidget(), Qt::Key_P);
+    EXPECT_FALSE(p->lanePinned(0, last));
+    EXPECT_EQ(p->pinnedCount(), 0);
+    EXPECT_TRUE(p->laneShown(0, last));
+}
