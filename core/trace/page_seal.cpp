@@ -125,6 +125,12 @@ PageCheck checkPages(const std::string& path) {
     // Read in chunks of whole pages: one sequential pass.
     const size_t perChunk = std::max<size_t>(1, (4u << 20) / g.pageSize);
     std::vector<unsigned char> buf(perChunk * g.pageSize);
+    // Page 1 alone first: a recording in progress is not sealed, and a live follower opens it on
+    // every poll; it should not read 4 MB each time to learn that.
+    if (g.pages > 0) {
+        if (!readAll(f.fd, buf.data(), g.pageSize, 0)) throw std::runtime_error(sysError("cannot read"));
+        if (std::memcmp(buf.data() + body + 12, kMagic, 4) != 0) return out;  // Unsealed
+    }
     for (std::int64_t first = 0; first < g.pages; first += static_cast<std::int64_t>(perChunk)) {
         const size_t count = static_cast<size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(perChunk), g.pages - first));
         if (!readAll(f.fd, buf.data(), count * g.pageSize, static_cast<off_t>(first) * static_cast<off_t>(g.pageSize)))

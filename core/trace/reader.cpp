@@ -193,10 +193,15 @@ std::string checkPageSeal(const std::string& path) {
 }
 }  // namespace
 
-std::unique_ptr<TraceReader> TraceReader::open(const std::string& path) {
+std::unique_ptr<TraceReader> TraceReader::open(const std::string& path) { return openChecked(path, nullptr); }
+
+std::unique_ptr<TraceReader> TraceReader::another() const { return openChecked(m_path, &m_pageCheck); }
+
+std::unique_ptr<TraceReader> TraceReader::openChecked(const std::string& path, const std::string* pagesChecked) {
     int version = checkHeader(path);
-    // Before SQLite parses anything: a damaged page is refused, not read as data.
-    std::string pageCheck = checkPageSeal(path);
+    // Before SQLite parses anything: a damaged page is refused, not read as data. A second connection
+    // to a file this process has just checked skips the pass over every page (0.14 s at 10M events).
+    std::string pageCheck = pagesChecked ? *pagesChecked : checkPageSeal(path);
     sqlite3* db = nullptr;
     std::string uri = "file:" + path + "?mode=ro";
     // Escape characters that URI parsing would interpret.

@@ -29,6 +29,9 @@ class TraceReader {
 public:
     // Throws TraceError with a kind per problem (see trace_error.h).
     static std::unique_ptr<TraceReader> open(const std::string& path);
+    // Another connection to the same file (a parallel scan's worker): header and schema checked
+    // again, the page checksums taken from this reader's check.
+    std::unique_ptr<TraceReader> another() const;
     ~TraceReader();
     TraceReader(const TraceReader&) = delete;
     TraceReader& operator=(const TraceReader&) = delete;
@@ -57,6 +60,7 @@ public:
 
 private:
     TraceReader(std::string path, sqlite3* db, int version);
+    static std::unique_ptr<TraceReader> openChecked(const std::string& path, const std::string* pagesChecked);
     std::string firstText(const std::string& sql) const;  // first column of the first row
     std::string oneText(const char* sql, const std::function<void(Statement&)>& bind) const;
     [[noreturn]] void failQuery(const std::string& sql, const std::string& msg) const;

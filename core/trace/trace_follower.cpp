@@ -33,6 +33,69 @@ std::string columnList(const TableDef& t) {
     }
     return cols;
 }
+// Rows of one chunk, read from the recording into memory: the read transaction ends before any of
+// them is written to the mirror, so it lasts the read alone (about a millisecond for 8192 rows), not
+// the mirror's inserts and index updates too. A snapshot held that long, by a reader the scheduler
+// had put aside, kept the recorder's checkpoints waiting and its WAL growing.
+class ChunkBuffer {
+public:
+    void clear() {
+        m_cells.clear();
+        m_bytes.clear();
+    }
+    // Appends the current row of `read` (columns 0..columns).
+    void addRow(sqlite3_stmt* read, int columns) {
+        for (int c = 0; c <= columns; ++c) {
+            Cell cell;
+            cell.type = sqlite3_column_type(read, c);
+            switch (cell.type) {
+            case SQLITE_INTEGER: cell.i = sqlite3_column_int64(read, c); break;
+            case SQLITE_FLOAT: cell.d = sqlite3_column_double(read, c); break;
+            case SQLITE_TEXT:
+            case SQLITE_BLOB: {
+                const void* p = cell.type == SQLITE_TEXT ? static_cast<const void*>(sqlite3_column_text(read, c)) : sqlite3_column_blob(read, c);
+                cell.len = static_cast<std::size_t>(sqlite3_column_bytes(read, c));
+                cell.off = m_bytes.size();
+                if (cell.len) m_bytes.append(static_cast<const char*>(p), cell.len);
+                break;
+            }
+            default: break;
+            }
+            m_cells.push_back(cell);
+        }
+    }
+    // Binds row `row`'s cells to `write` (parameters 1..columns+1); valid until clear().
+    int bindRow(sqlite3_stmt* write, std::size_t row, int columns) const {
+        const std::size_t width = static_cast<std::size_t>(columns) + 1;
+        for (std::size_t c = 0; c < width; ++c) {
+            const Cell& cell = m_cells[row * width + c];
+            const int at = static_cast<int>(c) + 1;
+            int rc = SQLITE_OK;
+            switch (cell.type) {
+            case SQLITE_INTEGER: rc = sqlite3_bind_int64(write, at, cell.i); break;
+            case SQLITE_FLOAT: rc = sqlite3_bind_double(write, at, cell.d); break;
+            case SQLITE_TEXT:
+                rc = sqlite3_bind_text64(write, at, m_bytes.data() + cell.off, cell.len, SQLITE_STATIC, SQLITE_UTF8);
+                break;
+            case SQLITE_BLOB: rc = sqlite3_bind_blob64(write, at, m_bytes.data() + cell.off, cell.len, SQLITE_STATIC); break;
+            default: rc = sqlite3_bind_null(write, at); break;
+            }
+            if (rc != SQLITE_OK) return rc;
+        }
+        return SQLITE_OK;
+    }
+    std::int64_t rowidOf(std::size_t row, int columns) const { return m_cells[row * (static_cast<std::size_t>(columns) + 1)].i; }
+
+private:
+    struct Cell {
+        int type = SQLITE_NULL;
+        std::int64_t i = 0;
+        double d = 0;
+        std::size_t off = 0, len = 0;
+    };
+    std::vector<Cell> m_cells;
+    std::string m_bytes;
+};
 }  // namespace
 
 struct TraceFollower::Table {
@@ -118,6 +181,7 @@ TraceFollower::PollResult TraceFollower::poll() {
     // finds it.
     constexpr std::int64_t kChunkRows = 8192;
     bool reading = false, writing = false;
+    ChunkBuffer chunk;
     auto beginRead = [&] {
         execSql(src, "BEGIN");
         reading = true;
@@ -132,17 +196,23 @@ TraceFollower::PollResult TraceFollower::poll() {
         for (std::size_t i = m_tables.size(); i-- > 0;) {
             const Table& t = m_tables[i];
             Statement write(m_mirror, t.insert);
+            // Reads the statement's rows into memory, ends the read transaction, then writes them.
             auto copy = [&](Statement& read) {
+                chunk.clear();
                 std::int64_t rows = 0;
                 while (read.step()) {
-                    for (int c = 0; c <= t.columns; ++c)
-                        if (sqlite3_bind_value(write.get(), c + 1, sqlite3_column_value(read.get(), c)) != SQLITE_OK)
-                            throw std::runtime_error(errorText(m_mirror));
+                    chunk.addRow(read.get(), t.columns);
+                    ++rows;
+                }
+                read = Statement();
+                endRead();
+                for (std::int64_t r = 0; r < rows; ++r) {
+                    if (chunk.bindRow(write.get(), static_cast<std::size_t>(r), t.columns) != SQLITE_OK)
+                        throw std::runtime_error(errorText(m_mirror));
                     write.step();
                     write.reset();
-                    ++rows;
-                    if (!t.small) marks[i] = read.columnInt(0);
                 }
+                if (!t.small && rows) marks[i] = chunk.rowidOf(static_cast<std::size_t>(rows - 1), t.columns);
                 return rows;
             };
             if (t.small) {
@@ -150,8 +220,6 @@ TraceFollower::PollResult TraceFollower::poll() {
                 beginRead();
                 Statement read(src, t.select);
                 result.smallTableRowsRead += copy(read);
-                read = Statement();
-                endRead();
                 continue;
             }
             // Up to what was committed when this table's turn came: a writer faster than the copy
@@ -169,8 +237,6 @@ TraceFollower::PollResult TraceFollower::poll() {
                 read.bind(2, upTo);
                 read.bind(3, kChunkRows);
                 const std::int64_t n = copy(read);
-                read = Statement();
-                endRead();
                 rows += n;
                 if (n == 0) break;  // rows deleted by another program: nothing above the mark
             }

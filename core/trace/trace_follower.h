@@ -5,8 +5,9 @@
 // a refresh grow with the job, and a long read transaction on the recorder's file holds back its WAL
 // checkpoints (the WAL then grows without bound). So the follower keeps a private copy, the mirror,
 // and each poll copies into it only the rows committed since the last poll: per table, the rows
-// whose rowid is above that table's watermark, in read transactions of at most 8192 rows each (so
-// the recorder's checkpoints are never held back for long), referrers first (a copied row's strings
+// whose rowid is above that table's watermark, in read transactions of at most 8192 rows each, read
+// into memory before they are written to the mirror (so the recorder's checkpoints are never held
+// back for long: a transaction lasts about a millisecond), referrers first (a copied row's strings
 // and tracks were committed before it, so they are still found), on a connection opened for that
 // poll and closed after it (an idle open connection would stop the recorder from finalizing).
 // Views then read the mirror, which nobody else writes; it is in WAL mode, so a reader on another

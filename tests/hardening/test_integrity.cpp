@@ -69,7 +69,13 @@ TEST(PageSeal, TheWriterSealsEveryTraceItFinalizes) {
     auto c = cs::trace::checkPages(path);
     EXPECT_EQ(c.state, cs::trace::PageCheck::State::Ok);
     EXPECT_GT(c.pages, 1);
-    EXPECT_EQ(cs::trace::TraceReader::open(path)->pageCheck().rfind("ok", 0), 0u);
+    auto reader = cs::trace::TraceReader::open(path);
+    EXPECT_EQ(reader->pageCheck().rfind("ok", 0), 0u);
+    // A second connection (a parallel scan's worker) carries the first one's check and reads the same rows.
+    auto again = reader->another();
+    EXPECT_EQ(again->pageCheck(), reader->pageCheck());
+    EXPECT_EQ(again->rowCount("spans"), reader->rowCount("spans"));
+    EXPECT_NE(again->db(), reader->db());
 }
 
 TEST(PageSeal, TheDemoTraceIsSealed) {

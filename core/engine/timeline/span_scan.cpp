@@ -180,7 +180,7 @@ std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vecto
     const bool small = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) < 100000;
     const unsigned wanted = threads == 0 && small ? 1u : spanScanThreads(trackIds.size(), threads);
     try {
-        for (unsigned i = 1; i < wanted; ++i) connections.push_back(trace::TraceReader::open(reader.path()));
+        for (unsigned i = 1; i < wanted; ++i) connections.push_back(reader.another());
     } catch (...) {
         connections.clear();  // cannot open more connections (file gone?): read on this one alone
     }
