@@ -25,6 +25,7 @@ class QThread;
 
 namespace cs::gui {
 
+class BuildView;
 class CacheView;
 class ShortcutsHelp;
 class FindingsView;
@@ -60,6 +61,10 @@ public:
     ShortcutsHelp* shortcutsHelp() const { return m_shortcuts; }
     ModulesView* modules() const { return m_modules; }
     InvalidationsView* invalidations() const { return m_invalidations; }
+    BuildView* build() const { return m_build; }
+    // Selects span `spanId` of the current document on the timeline (as Search does), or shows
+    // [startNs, endNs) of the display axis where no lane holds it; the Build view's rows call it.
+    void showSpanInTimeline(std::int64_t spanId, std::int64_t startNs, std::int64_t endNs);
     QWidget* view(const QString& tabName) const;
     QLineEdit* searchBox() const { return m_searchBox; }
     QAction* reportAction() const { return m_reportAction; }
@@ -101,6 +106,9 @@ private:
     void refreshTimeline(bool keepView = false);
     void updateProgressUi();
     int timelineSourceOf(int docIndex) const;
+    // Selects the span of source row `rowId` on a lane of `kind` of the current document's timeline
+    // (and shows the timeline); false when no such lane holds it as a span of its own.
+    bool selectLaneRow(engine::LaneSource kind, std::int64_t rowId);
     void runSearch(bool jump);  // jump: select the first hit when on the timeline (Enter), not while typing
     void exportPlot(bool svg);
     void writeInBackground(const QString& path, std::function<void(std::ostream&)> write);
@@ -117,6 +125,7 @@ private:
     CacheView* m_cache;
     ModulesView* m_modules;
     InvalidationsView* m_invalidations;
+    BuildView* m_build;
     QComboBox* m_traceChooser;
     QLineEdit* m_searchBox;
     QTimer* m_searchTimer;
