@@ -10,6 +10,7 @@
 #include "core/util/units.h"
 
 #include <charconv>
+#include <cstdio>
 
 namespace cs::cli {
 
@@ -73,8 +74,43 @@ void printJson(std::ostream& out, const std::string& label, const BuildReport& r
     }
     w.endArray();
     w.key("ninja_commands").value(static_cast<std::int64_t>(r.ninjaTargets.size())).key("ninja_joined").value(r.ninjaJoined);
+    const auto& sc = r.schedule;
+    w.key("schedule").beginObject().key("from").value(sc.fromNinjaLog ? "ninja_log" : "time_traces");
+    w.key("targets").value(sc.targets).key("wall_ns").value(sc.wallNs).key("busy_ns").value(sc.busyNs);
+    w.key("average_parallelism").value(sc.averageParallelism);
+    w.key("peak_concurrency").value(static_cast<std::int64_t>(sc.peakConcurrency));
+    w.key("critical_path_ns").value(sc.criticalPathNs).key("critical_path").beginArray();
+    for (const auto& p : sc.criticalPath)
+        w.beginObject().key("output").value(p.output).key("span_id").value(p.spanId).key("start_ns").value(p.startNs)
+            .key("dur_ns").value(p.durNs).endObject();
+    w.endArray().endObject();
     w.endObject();
     out << "\n";
+}
+
+std::string parallelism(double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", p);
+    return buf;
+}
+
+void printSchedule(std::ostream& out, const engine::build::BuildSchedule& s, std::int64_t buildStartNs, size_t top) {
+    if (s.targets == 0) return;
+    const char* what = s.fromNinjaLog ? "ninja commands" : "files";
+    out << "\nParallelism (" << what << "): wall " << util::formatDuration(s.wallNs) << ", busy "
+        << util::formatDuration(s.busyNs) << ", average " << parallelism(s.averageParallelism) << ", peak "
+        << s.peakConcurrency << "\n";
+    out << "Critical path by timing only (no dependency edges are recorded): " << s.criticalPath.size() << " steps, "
+        << util::formatDuration(s.criticalPathNs) << " (" << pct(s.criticalPathNs, s.wallNs) << " of the wall)\n";
+    TablePrinter t({"#", "output", "start", "duration"});
+    const size_t n = s.criticalPath.size();
+    // The path's last steps are what ended the build: with --top N, the last N.
+    for (size_t i = n > top ? n - top : 0; i < n; ++i) {
+        const auto& p = s.criticalPath[i];
+        t.addRow({std::to_string(i + 1), p.output, "+" + util::formatDuration(util::satSub(p.startNs, buildStartNs)),
+                  util::formatDuration(p.durNs)});
+    }
+    t.print(out, 100);
 }
 
 void printText(std::ostream& out, const std::string& label, const BuildReport& r, size_t top) {
@@ -86,6 +122,7 @@ void printText(std::ostream& out, const std::string& label, const BuildReport& r
         out << ", " << util::formatCount(static_cast<std::int64_t>(r.ninjaTargets.size())) << " ninja commands ("
             << util::formatCount(r.ninjaJoined) << " joined to a time trace)";
     out << "\n";
+    printSchedule(out, r.schedule, r.spanStartNs, top);
     if (!r.files.empty()) {
         out << "\nFiles (slowest first):\n";
         TablePrinter t({"file", "start", "total", "frontend", "backend", "ninja"});

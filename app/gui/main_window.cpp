@@ -11,6 +11,7 @@
 #include "app/models/arg_search_fetcher.h"
 #include "app/models/trace_loader.h"
 #include "app/plots/bar_chart.h"
+#include "app/widgets/build_view.h"
 #include "app/widgets/cache_view.h"
 #include "app/widgets/findings_view.h"
 #include "app/widgets/invalidations_view.h"
@@ -56,7 +57,7 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_loader(new TraceLoader(this)), m_tabs(new QTabWidget(this)), m_overview(new OverviewView),
       m_timeline(new TimelineView), m_findings(new FindingsView), m_search(new SearchView),
-      m_cache(new CacheView), m_modules(new ModulesView), m_invalidations(new InvalidationsView),
+      m_cache(new CacheView), m_modules(new ModulesView), m_invalidations(new InvalidationsView), m_build(new BuildView),
       m_traceChooser(new QComboBox(this)), m_searchBox(new QLineEdit(this)), m_searchTimer(new QTimer(this)),
       m_argSearch(new ArgSearchFetcher(this)), m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_cancel(new QToolButton(this)) {
     setWindowTitle(QStringLiteral("CompileScope"));
@@ -68,6 +69,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_modules, QStringLiteral("Modules"));
     m_tabs->addTab(m_invalidations, QStringLiteral("Invalidations"));
     m_tabs->addTab(m_search, QStringLiteral("Search"));
+    // Last, so that the other tabs keep their places (and screenshot numbers); shown only while the
+    // trace chosen holds a build (refreshViews).
+    m_tabs->addTab(m_build, QStringLiteral("Build"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_build), false);
     setCentralWidget(m_tabs);
     // The details pane reads the trace a timeline source was drawn from: the analysed file (an
     // import's temporary trace, a live recording's mirror) once known, else the file opened.
@@ -194,6 +199,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_findings, &FindingsView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_findings, &FindingsView::evidenceActivated, this, &MainWindow::activateEvidence);
     connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
+    connect(m_build, &BuildView::spanRequested, this, &MainWindow::showSpanInTimeline);
     connect(m_timeline->plot(), &TimelinePlot::helpRequested, this, &MainWindow::showShortcuts);
     // A cache-lookup mark and its Cache row lead to each other.
     connect(m_timeline, &TimelineView::openLookup, this, [this](int source, std::int64_t lookupId) {
@@ -208,29 +214,13 @@ MainWindow::MainWindow(QWidget* parent)
         const TimelineSource& src = m_timeline->plot()->sources()[static_cast<std::size_t>(source)];
         for (std::size_t m = 0; m < src.data->marks.size(); ++m)
             if (auto mark = src.data->marks[m].lookups.find(lookupId)) {
-                TimelineSelection sel;
-                sel.source = source;
-                sel.marks = static_cast<int>(m);
-                sel.mark = *mark;
                 m_tabs->setCurrentWidget(m_timeline);
-                m_timeline->plot()->select(sel, true);
+                m_timeline->plot()->select({source, -1, static_cast<int>(m), {}, *mark}, true);
                 return;
             }
         // A Warp module load's lookup (Lookup::id = minus its module_loads.id) is a span of its
         // session's module-load lane.
-        if (lookupId < 0)
-            for (std::size_t l = 0; l < src.data->lanes.size(); ++l) {
-                if (src.data->lanes[l].source != engine::LaneSource::ModuleLoads) continue;
-                if (auto it = src.data->lanes[l].spans.findRow(-lookupId)) {
-                    TimelineSelection sel;
-                    sel.source = source;
-                    sel.lane = static_cast<int>(l);
-                    sel.item = *it;
-                    m_tabs->setCurrentWidget(m_timeline);
-                    m_timeline->plot()->select(sel, true);
-                    return;
-                }
-            }
+        if (lookupId < 0 && selectLaneRow(engine::LaneSource::ModuleLoads, -lookupId)) return;
         m_status->setText(QStringLiteral("Lookup %1 has no mark on the timeline (no timestamp)").arg(lookupId));
     });
     connect(m_search, &SearchView::rowActivated, this, [this](const SearchRow& r) {
@@ -366,6 +356,8 @@ void MainWindow::refreshViews() {
     m_cache->setDocument(d);
     m_modules->setDocument(d);
     m_invalidations->setDocument(d);
+    m_build->setDocument(d);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_build), m_build->hasBuild());
     std::vector<const TraceDocument*> all;
     for (const TraceDocument& doc : m_docs) all.push_back(&doc);
     m_timeline->setLossText(lossBannerText(all));
@@ -471,6 +463,33 @@ QWidget* MainWindow::showEvidence(const engine::Evidence& e) {
         m_invalidations->showTree(static_cast<std::size_t>(e.rowId - 1)))
         return m_invalidations;
     return nullptr;
+}
+
+bool MainWindow::selectLaneRow(engine::LaneSource kind, std::int64_t rowId) {
+    const int source = timelineSourceOf(m_current);
+    if (source < 0) return false;
+    const TimelineSource& src = m_timeline->plot()->sources()[static_cast<std::size_t>(source)];
+    for (std::size_t l = 0; l < src.data->lanes.size(); ++l) {
+        if (src.data->lanes[l].source != kind) continue;
+        if (auto it = src.data->lanes[l].spans.findRow(rowId)) {
+            m_tabs->setCurrentWidget(m_timeline);
+            m_timeline->plot()->select({source, static_cast<int>(l), -1, *it, {}}, true);
+            return true;
+        }
+    }
+    return false;
+}
+
+void MainWindow::showSpanInTimeline(std::int64_t spanId, std::int64_t startNs, std::int64_t endNs) {
+    const int source = timelineSourceOf(m_current);
+    if (source < 0 || (spanId != 0 && selectLaneRow(engine::LaneSource::Spans, spanId))) return;
+    // Folded into an "N items" mark, or in no lane: its time range, where known.
+    if (endNs > startNs) {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->plot()->showRange(source, startNs, endNs);
+        return;
+    }
+    m_status->setText(QStringLiteral("Span %1 is on no lane of the timeline").arg(spanId));
 }
 
 void MainWindow::activateEvidence(int finding, int evidence) {
@@ -659,6 +678,7 @@ void MainWindow::takeScreenshots(const QString& dir, std::function<void()> done)
     auto shoot = [this, dir, done] {
         QDir().mkpath(dir);
         for (int i = 0; i < m_tabs->count(); ++i) {
+            if (!m_tabs->isTabVisible(i)) continue;  // a view for facts the traces do not hold
             m_tabs->setCurrentIndex(i);
             if (m_tabs->widget(i) == m_search && m_searchBox->text().isEmpty()) {
                 m_searchBox->setText(QStringLiteral("compile"));

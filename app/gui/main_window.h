@@ -27,6 +27,7 @@ class QThread;
 
 namespace cs::gui {
 
+class BuildView;
 class CacheView;
 class ShortcutsHelp;
 class FindingsView;
@@ -62,6 +63,10 @@ public:
     ShortcutsHelp* shortcutsHelp() const { return m_shortcuts; }
     ModulesView* modules() const { return m_modules; }
     InvalidationsView* invalidations() const { return m_invalidations; }
+    BuildView* build() const { return m_build; }
+    // Selects span `spanId` of the current document on the timeline (as Search does), or shows
+    // [startNs, endNs) of the display axis where no lane holds it; the Build view's rows call it.
+    void showSpanInTimeline(std::int64_t spanId, std::int64_t startNs, std::int64_t endNs);
     QWidget* view(const QString& tabName) const;
     QLineEdit* searchBox() const { return m_searchBox; }
     QAction* reportAction() const { return m_reportAction; }
@@ -103,6 +108,9 @@ private:
     void refreshTimeline(bool keepView = false);
     void updateProgressUi();
     int timelineSourceOf(int docIndex) const;
+    // Selects the span of source row `rowId` on a lane of `kind` of the current document's timeline
+    // (and shows the timeline); false when no such lane holds it as a span of its own.
+    bool selectLaneRow(engine::LaneSource kind, std::int64_t rowId);
     void runSearch(bool jump);  // jump: select the first hit when on the timeline (Enter), not while typing
     // Shows the hits of `inputs` in Search and on the timeline; `reveal`: switch to Search when the
     // timeline is not showing (a new search), not when argument hits arrive later.
@@ -123,6 +131,7 @@ private:
     CacheView* m_cache;
     ModulesView* m_modules;
     InvalidationsView* m_invalidations;
+    BuildView* m_build;
     QComboBox* m_traceChooser;
     QLineEdit* m_searchBox;
     QTimer* m_searchTimer;

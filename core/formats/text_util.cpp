@@ -41,9 +41,13 @@ bool parseInt(std::string_view s, long long& out) {
 bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 std::string stripAnsi(std::string_view s) {
-    std::string out;
+    // Most text has no escape at all: copied at once. (Every importer's sniff runs this over a 64 KB
+    // head of each input; one char at a time it was an eighth of a 1,860-file build's import.)
+    const size_t first = s.find('\x1b');
+    if (first == std::string_view::npos) return std::string(s);
+    std::string out(s.substr(0, first));
     out.reserve(s.size());
-    for (size_t i = 0; i < s.size(); ++i) {
+    for (size_t i = first; i < s.size(); ++i) {
         if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
             i += 2;
             while (i < s.size() && !(s[i] >= '@' && s[i] <= '~')) ++i;

@@ -7,10 +7,15 @@
 #include "core/engine/timeline/timeline_search.h"
 #include "core/engine/trace_analysis.h"
 #include "core/formats/ninja_log_lines.h"
+#include "core/util/json_reader.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
+#include <map>
 #include <set>
+#include <sstream>
 
 namespace cs::test {
 namespace {
@@ -129,6 +134,18 @@ TEST(ClangTimeTrace, TwoFilesOfOneBuildShowTheirParallelism) {
     EXPECT_EQ(a->build->peakParallelism, 2);
     // Wall time is the build's span (the later file ends 500 us after its start + 2110 us).
     EXPECT_EQ(a->summary.wallNs, (500 + 10 + 2100) * 1000);
+    // Without a ninja log the files' compiles are the schedule. ExecuteCompiler: x at 10 us for
+    // 1100 us, y at 510 us for 2100 us; x ends after y starts, so the critical path is y alone.
+    const auto& s = a->build->schedule;
+    EXPECT_FALSE(s.fromNinjaLog);
+    EXPECT_EQ(s.targets, 2);
+    EXPECT_EQ(s.wallNs, (510 + 2100 - 10) * 1000);
+    EXPECT_EQ(s.busyNs, (1100 + 2100) * 1000);
+    EXPECT_EQ(s.peakConcurrency, 2);
+    ASSERT_EQ(s.criticalPath.size(), 1u);
+    EXPECT_EQ(s.criticalPath[0].output, "import:tef: y/main.cpp.json");
+    EXPECT_EQ(s.criticalPath[0].durNs, 2100 * 1000);
+    EXPECT_NE(s.criticalPath[0].spanId, 0);
 }
 
 TEST(ClangTimeTrace, SearchFindsSpansByTheirDetail) {
@@ -160,6 +177,105 @@ TEST(SessionLabels, ShortestDistinguishingPath) {
     EXPECT_EQ(s[3], "a/x/main.cpp.json");
     EXPECT_EQ(s[4], "same");
     EXPECT_EQ(s[5], "same");
+}
+
+// A ninja log as ninja 1.10+ writes it (v5: start ms, end ms, mtime ns, output, command hash; a
+// command with two outputs is two lines with one hash; lines in the order the commands ended), one
+// build at -j3: a generator, five compiles,
+// an archive and a link. The schedule's figures are recomputed here from the rows, by brute force.
+TEST(BuildReport, ParallelismAndCriticalPathFromANinjaLog) {
+    const std::string log =
+        "# ninja log v5\n"
+        "0\t50\t1796165801050000000\tgen/version.h\t4f1e2d3c4b5a6978\n"
+        "0\t50\t1796165801050000000\tgen/version.cpp\t4f1e2d3c4b5a6978\n"
+        "60\t400\t1796165801400000000\tobj/c.o\t3c4d5e6f708192a3\n"
+        "55\t800\t1796165801800000000\tobj/b.o\t2b3c4d5e6f708192\n"
+        "800\t950\t1796165801950000000\tobj/e.o\t5e6f708192a3b4c5\n"
+        "950\t1000\t1796165802000000000\tobj/version.o\t6f708192a3b4c5d6\n"
+        "50\t1200\t1796165802200000000\tobj/a.o\t1a2b3c4d5e6f7081\n"
+        "400\t1500\t1796165802500000000\tobj/d.o\t4d5e6f708192a3b4\n"
+        "1500\t1560\t1796165802560000000\tlibcore.a\t708192a3b4c5d6e7\n"
+        "1560\t1900\t1796165802900000000\tapp\t8192a3b4c5d6e7f8\n";
+    struct Row {
+        std::int64_t start, end;
+        std::string output;
+    };
+    std::vector<Row> rows;  // one per command: lines with the same hash and times are one command
+    std::set<std::string> seen;
+    std::istringstream in(log);
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("#")) continue;
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
+        ASSERT_EQ(f.size(), 5u) << line;
+        if (!seen.insert(f[0] + "/" + f[1] + "/" + f[4]).second) continue;
+        rows.push_back({std::stoll(f[0]) * 1'000'000, std::stoll(f[1]) * 1'000'000, f[3]});
+    }
+    std::int64_t first = INT64_MAX, last = INT64_MIN, busy = 0;
+    for (const Row& r : rows) first = std::min(first, r.start), last = std::max(last, r.end), busy += r.end - r.start;
+    int peak = 0;
+    for (const Row& at : rows) {
+        int running = 0;
+        for (const Row& r : rows) running += r.start <= at.start && at.start < r.end;
+        peak = std::max(peak, running);
+    }
+    // The path: the command that ends last, then again and again the one that ended latest at or
+    // before the current one's start (ties: the longer, then the smaller output).
+    auto better = [](const Row& x, const Row& y) {
+        if (x.end != y.end) return x.end > y.end;
+        if (x.start != y.start) return x.start < y.start;
+        return x.output < y.output;
+    };
+    std::vector<std::string> path;
+    std::int64_t pathNs = 0;
+    const Row* cur = nullptr;
+    for (const Row& r : rows)
+        if (!cur || better(r, *cur)) cur = &r;
+    while (cur) {
+        path.insert(path.begin(), cur->output);
+        pathNs += cur->end - cur->start;
+        const Row* next = nullptr;
+        for (const Row& r : rows)
+            if (&r != cur && r.end <= cur->start && (!next || better(r, *next))) next = &r;
+        cur = next;
+    }
+    ASSERT_GE(path.size(), 3u) << "the log is built to have a path of several steps";
+
+    auto t = importContent(".ninja_log", log, "ninja-log");
+    auto a = engine::analyseTrace(*t->reader);
+    ASSERT_TRUE(a->build);
+    const auto& s = a->build->schedule;
+    EXPECT_TRUE(s.fromNinjaLog);
+    EXPECT_EQ(s.targets, static_cast<std::int64_t>(rows.size()));
+    EXPECT_EQ(s.wallNs, last - first);
+    EXPECT_EQ(s.busyNs, busy);
+    EXPECT_DOUBLE_EQ(s.averageParallelism, static_cast<double>(busy) / static_cast<double>(last - first));
+    EXPECT_EQ(s.peakConcurrency, peak);
+    EXPECT_EQ(a->build->peakParallelism, peak);
+    std::vector<std::string> got;
+    for (const auto& step : s.criticalPath) {
+        got.push_back(step.output);
+        EXPECT_NE(step.spanId, 0) << step.output << ": a step leads to its span";
+    }
+    EXPECT_EQ(got, path);
+    EXPECT_EQ(s.criticalPathNs, pathNs);
+
+    // The CLI prints both, in text and in JSON.
+    const std::string text = t->cli("build-report");
+    EXPECT_NE(text.find("peak " + std::to_string(peak)), std::string::npos) << text;
+    EXPECT_NE(text.find("Critical path by timing only"), std::string::npos) << text;
+    for (const auto& o : path) EXPECT_NE(text.find(o), std::string::npos) << o << " missing from\n" << text;
+    auto json = runCli({"build-report", t->trace, "--json", "--top", "50"});
+    ASSERT_EQ(json.status, 0) << json.err;
+    util::JsonValue doc = util::parseJson(json.out);
+    const auto* sched = doc.get("schedule");
+    ASSERT_NE(sched, nullptr) << json.out;
+    EXPECT_EQ(static_cast<std::int64_t>(sched->get("critical_path_ns")->num), pathNs);
+    EXPECT_EQ(static_cast<std::int64_t>(sched->get("busy_ns")->num), busy);
+    EXPECT_EQ(static_cast<std::int64_t>(sched->get("peak_concurrency")->num), peak);
+    ASSERT_EQ(sched->get("critical_path")->items.size(), path.size());
+    EXPECT_EQ(sched->get("critical_path")->items.back().get("output")->str, path.back());
 }
 
 TEST(BuildReport, FoldsTemplateArguments) {

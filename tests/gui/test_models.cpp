@@ -21,6 +21,7 @@
 #include <map>
 
 using namespace cs::gui;
+using cs::test::checkThroughProxy;
 namespace demo = cs::test::demo;
 
 namespace {
@@ -49,22 +50,6 @@ FindingsPtr someFindings() {
     return v;
 }
 
-template <typename M>
-void checkThroughProxy(M* model, const std::function<void()>& fill) {
-    auto tester = cs::test::testModel(model);
-    QSortFilterProxyModel proxy;
-    proxy.setSourceModel(model);
-    proxy.setRecursiveFilteringEnabled(true);
-    proxy.setSortRole(SortRole);
-    proxy.setFilterRole(FilterRole);
-    auto proxyTester = cs::test::testModel(&proxy);
-    fill();
-    proxy.sort(1, Qt::DescendingOrder);
-    proxy.setFilterFixedString(QStringLiteral("e"));
-    proxy.setFilterFixedString(QString());
-    fill();  // a second reset over a sorted proxy
-    cs::test::expectModelOk();
-}
 }  // namespace
 
 TEST(GuiModels, ShareModelsByCategoryAndRuntime) {

@@ -2,6 +2,7 @@
 // shows its misses and hits in the Cache view; a finding's evidence opens its view; invalidation rows
 // name their own module and the icicle weighs what the rows say.
 #include "gui_test_util.h"
+#include "open_window.h"
 
 #include "app/gui/main_window.h"
 #include "app/models/text.h"
@@ -28,18 +29,10 @@
 #include <regex>
 
 using namespace cs::gui;
+using cs::test::openWindow;
 
 namespace {
 std::string dataFile(const std::string& rel) { return std::string(COMPILESCOPE_SOURCE_DIR) + "/tests/data/" + rel; }
-
-std::unique_ptr<MainWindow> openWindow(const std::string& path) {
-    auto window = std::make_unique<MainWindow>();
-    window->resize(1280, 800);
-    window->show();
-    window->openTraces({QString::fromStdString(path)});
-    EXPECT_TRUE(cs::test::waitFor([&] { return !window->isLoading(); })) << "loading did not finish";
-    return window;
-}
 }  // namespace
 
 // newton #918: map_div and map_mul each compiled at two hashes, then map_mul's first hash again

@@ -115,6 +115,58 @@ std::string foldTemplateArguments(std::string_view name) {
     return out;
 }
 
+BuildSchedule buildSchedule(const std::vector<PathStep>& targets, bool fromNinjaLog) {
+    BuildSchedule s;
+    s.fromNinjaLog = fromNinjaLog;
+    s.targets = static_cast<std::int64_t>(targets.size());
+    if (targets.empty()) return s;
+    auto endOf = [](const PathStep& t) { return util::satAdd(t.startNs, std::max<std::int64_t>(t.durNs, 0)); };
+    std::int64_t first = targets.front().startNs, last = endOf(targets.front());
+    std::vector<std::pair<std::int64_t, int>> edges;
+    edges.reserve(2 * targets.size());
+    for (const PathStep& t : targets) {
+        first = std::min(first, t.startNs);
+        last = std::max(last, endOf(t));
+        s.busyNs = util::satAdd(s.busyNs, std::max<std::int64_t>(t.durNs, 0));
+        edges.push_back({t.startNs, 1});
+        edges.push_back({endOf(t), -1});
+    }
+    s.wallNs = util::satSub(last, first);
+    if (s.wallNs > 0) s.averageParallelism = static_cast<double>(s.busyNs) / static_cast<double>(s.wallNs);
+    s.peakConcurrency = peakOf(edges);
+
+    // The critical path (why by timing only: see BuildSchedule). Ordered so that the best step is the
+    // last one ending at or before a start: the latest end, then the longest (earliest start), then
+    // the smallest output, so that equal logs give equal paths.
+    std::vector<size_t> order(targets.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto before = [&](size_t a, size_t b) {
+        const PathStep &x = targets[a], &y = targets[b];
+        if (endOf(x) != endOf(y)) return endOf(x) < endOf(y);
+        if (x.startNs != y.startNs) return x.startNs > y.startNs;
+        return x.output > y.output;
+    };
+    std::sort(order.begin(), order.end(), before);
+    std::vector<bool> taken(targets.size(), false);
+    size_t at = order.size() - 1;  // position in `order` of the current step
+    for (;;) {
+        const size_t i = order[at];
+        taken[i] = true;
+        s.criticalPath.push_back(targets[i]);
+        s.criticalPathNs = util::satAdd(s.criticalPathNs, std::max<std::int64_t>(targets[i].durNs, 0));
+        const std::int64_t start = targets[i].startNs;
+        // The last in `order` that ends at or before `start`, not taken already (zero-length commands
+        // at one instant could otherwise follow each other for ever).
+        auto ub = std::partition_point(order.begin(), order.end(), [&](size_t k) { return endOf(targets[k]) <= start; });
+        size_t next = static_cast<size_t>(ub - order.begin());
+        while (next > 0 && taken[order[next - 1]]) --next;
+        if (next == 0) break;
+        at = next - 1;
+    }
+    std::reverse(s.criticalPath.begin(), s.criticalPath.end());
+    return s;
+}
+
 BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& clocks, size_t keep) {
     BuildReport r;
     const auto labels = sessionLabels(reader);
@@ -178,6 +230,7 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
                          const std::string& d = detail ? reader.str(detail) : kNone;
                          switch (name) {
                          case ExecuteCompiler:
+                             if (f.spanId == 0) f.spanId = spanId;
                              f.totalNs = util::satAdd(f.totalNs, dur);
                              f.startNs = std::min(f.startNs, util::satAdd(start, clocks.offsetOf(session)));
                              break;
@@ -249,7 +302,6 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
         }
     }
 
-    std::vector<std::pair<std::int64_t, int>> edges;
     bool first = true;
     auto cover = [&](std::int64_t start, std::int64_t end) {
         r.spanStartNs = first ? start : std::min(r.spanStartNs, start);
@@ -257,6 +309,7 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
         first = false;
     };
     std::int64_t earliest = 0;
+    std::vector<PathStep> scheduled;  // what the schedule is computed from: the ninja commands, else the files
     for (auto& [session, f] : files) {
         if (f.totalNs == 0 && f.frontendNs == 0 && f.backendNs == 0) continue;  // not a compile of a file
         earliest = r.files.empty() ? f.startNs : std::min(earliest, f.startNs);
@@ -264,17 +317,17 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
         r.frontendNs = util::satAdd(r.frontendNs, f.frontendNs);
         r.backendNs = util::satAdd(r.backendNs, f.backendNs);
         cover(f.startNs, util::satAdd(f.startNs, f.totalNs));
-        if (r.ninjaTargets.empty()) edges.push_back({f.startNs, 1}), edges.push_back({util::satAdd(f.startNs, f.totalNs), -1});
+        if (r.ninjaTargets.empty()) scheduled.push_back({f.label, f.spanId, f.sessionId, f.startNs, f.totalNs});
         r.files.push_back(std::move(f));
     }
     for (BuildFile& f : r.files) f.offsetNs = util::satSub(f.startNs, earliest);
     for (const NinjaTarget& t : r.ninjaTargets) {
         r.ninjaJoined += t.joined;
         cover(t.startNs, util::satAdd(t.startNs, t.durNs));
-        edges.push_back({t.startNs, 1});
-        edges.push_back({util::satAdd(t.startNs, t.durNs), -1});
+        scheduled.push_back({t.output, t.spanId, 0, t.startNs, t.durNs});
     }
-    r.peakParallelism = peakOf(edges);
+    r.schedule = buildSchedule(scheduled, !r.ninjaTargets.empty());
+    r.peakParallelism = r.schedule.peakConcurrency;
     std::stable_sort(r.files.begin(), r.files.end(), [](const BuildFile& a, const BuildFile& b) { return a.totalNs > b.totalNs; });
     r.headers = headers.take(labels, keep);
     r.templates = templates.take(labels, keep);

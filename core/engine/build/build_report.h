@@ -38,6 +38,7 @@ struct BuildFile {
     std::string label;          // the session's label (unique, session_labels.h)
     std::string source;         // the imported time trace's path
     std::int64_t startNs = 0;   // ExecuteCompiler's start on the display axis
+    std::int64_t spanId = 0;    // the (first) ExecuteCompiler span, to show the file on the timeline
     std::int64_t offsetNs = 0;  // startNs minus the earliest file's: where it began in the build
     std::int64_t totalNs = 0, frontendNs = 0, backendNs = 0;
     // The ninja command that produced the same output (joined by path), when a .ninja_log was imported.
@@ -66,6 +67,34 @@ struct NinjaTarget {
     bool joined = false;                  // a time trace of the same output was imported
 };
 
+// One step of the critical path: a ninja command (or, without a ninja log, a file's compile).
+struct PathStep {
+    std::string output;              // the command's output (or the file's label)
+    std::int64_t spanId = 0;         // its span, to show it on the timeline
+    std::int64_t sessionId = 0;      // for a file's compile: its session; 0 for a ninja command
+    std::int64_t startNs = 0, durNs = 0;  // display axis
+};
+
+// How busy the build was, and the chain of work that bounded its length.
+//
+// Why the critical path is by timing only: a .ninja_log records when each command ran, never what it
+// waited for (that is in build.ninja and .ninja_deps, which are not imported). So the path is the
+// chain a dependency graph would most likely give: from the command that ended last, step to the
+// command that ended latest at or before the current one started (what it most plausibly waited
+// for), until no command ended before. Each step is a command that really ran back to back with
+// the next; the chain is an upper bound of the real critical path's work where slots were free and
+// a guess where they were all busy.
+struct BuildSchedule {
+    bool fromNinjaLog = false;       // false: from the time traces' ExecuteCompiler spans
+    std::int64_t targets = 0;        // commands (or files) counted
+    std::int64_t wallNs = 0;         // the latest end minus the earliest start
+    std::int64_t busyNs = 0;         // the sum of their durations
+    double averageParallelism = 0;   // busyNs / wallNs (0 when wallNs is 0)
+    int peakConcurrency = 0;         // most running at once (an end and a start at one instant do not overlap)
+    std::vector<PathStep> criticalPath;  // in build order: the first command first
+    std::int64_t criticalPathNs = 0;     // the sum of the path's durations
+};
+
 struct BuildReport {
     std::vector<BuildFile> files;  // by total time, largest first
     std::int64_t totalNs = 0, frontendNs = 0, backendNs = 0;  // sums over the files
@@ -79,12 +108,17 @@ struct BuildReport {
     std::vector<PhaseCost> phases;          // every event name, frontend or backend (build_phases.h)
     std::vector<NinjaTarget> ninjaTargets;  // every ninja command, by start
     std::int64_t ninjaJoined = 0;            // of which joined to a time trace
+    BuildSchedule schedule;                  // from the ninja commands, or the files without a ninja log
 
     bool empty() const { return files.empty() && ninjaTargets.empty(); }
 };
 
 // "std::vector<int, std::allocator<int>>::push_back" -> "std::vector<$>::push_back".
 std::string foldTemplateArguments(std::string_view name);
+
+// Wall span, busy time, parallelism and the critical path of these intervals (start, duration) on the
+// display axis. Exposed for the tests.
+BuildSchedule buildSchedule(const std::vector<PathStep>& targets, bool fromNinjaLog);
 
 // Lists are cut to `keep` rows each (the sums are over everything).
 BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& clocks, size_t keep = 50);
