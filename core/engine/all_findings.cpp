@@ -4,6 +4,7 @@
 #include "core/engine/build/build_findings.h"
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/cuda/cuda_programs.h"
+#include "core/engine/cuda/device_link.h"
 #include "core/engine/jit/jit_report.h"
 #include "core/engine/julia/invalidation_findings.h"
 #include "core/engine/julia/timing_findings.h"
@@ -36,6 +37,7 @@ std::vector<Finding> collectFindings(const CacheAnalysis* cache, const warp::Mod
     if (cudaPrograms) {
         append(cuda::cudaProgramFindings(*cudaPrograms));
         append(cuda::jitFindings(*cudaPrograms));
+        append(cuda::slowLinkFindings(*cudaPrograms));
     }
     if (jit) append(jit::jitFindings(*jit, cache));
     if (build) append(build::buildFindings(*build));

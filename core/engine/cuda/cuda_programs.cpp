@@ -1,5 +1,7 @@
 #include "core/engine/cuda/cuda_programs.h"
 
+#include "core/engine/cuda/device_link.h"
+
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/util/saturating.h"
@@ -166,7 +168,8 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
                      Columns c{st};  // braced initialisers run in order: the columns are read left to right
                      CudaProgram p{.id = c.num(), .sessionId = c.num(), .api = static_cast<int>(c.num()),
                                    .name = reader.str(c.num()), .sourceDigest = reader.str(c.num()), .options = {},
-                                   .startNs = c.num(), .durNs = c.opt(), .result = c.opt(), .toolVersion = {}, .identity = {}};
+                                   .startNs = c.num(), .durNs = c.opt(), .result = c.opt(), .toolVersion = {}, .identity = {},
+                                   .inputs = {}};
                      if (p.durNs && *p.durNs < 0) p.durNs.reset();  // a negative stored duration is no duration
                      index[p.id] = report.programs.size();
                      report.programs.push_back(std::move(p));
@@ -175,6 +178,14 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
         auto it = index.find(trace::colInt(st, 0));
         if (it != index.end()) report.programs[it->second].options.push_back(reader.str(trace::colInt(st, 1)));
     });
+    if (reader.rowCount("cuda_program_inputs") > 0)
+        reader.query("SELECT program_id, kind_sid, name_sid, bytes FROM cuda_program_inputs ORDER BY program_id, ordinal",
+                     [&](sqlite3_stmt* st) {
+                         auto it = index.find(trace::colInt(st, 0));
+                         if (it == index.end()) return;
+                         report.programs[it->second].inputs.push_back(
+                             {reader.str(trace::colInt(st, 1)), reader.str(trace::colInt(st, 2)), trace::colOpt(st, 3)});
+                     });
     std::map<std::pair<std::int64_t, std::string>, size_t> groupOf;
     for (size_t i = 0; i < report.programs.size(); ++i) {
         CudaProgram& p = report.programs[i];
@@ -196,6 +207,7 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
                          if (j.durNs && *j.durNs < 0) j.durNs.reset();
                          report.jit.push_back(std::move(j));
                      });
+    if (!slowLinks(report).empty()) report.deviceKernels = loadDeviceKernelCosts(reader);
     return report;
 }
 

@@ -56,6 +56,12 @@ struct CudaProgram {
     std::optional<std::int64_t> result;  // 0 = success
     std::optional<std::int64_t> toolVersion;  // NVRTC / nvJitLink version of its session, if recorded
     std::string identity;  // 16 hex digits, see above
+    // A link's inputs (cuda_program_inputs), in order: "ptx", "ltoir", "cubin", ...; name; size.
+    struct Input {
+        std::string kind, name;
+        std::optional<std::int64_t> bytes;
+    };
+    std::vector<Input> inputs;
 
     bool succeeded() const { return !result || *result == 0; }
 };
@@ -79,10 +85,20 @@ struct JitRecord {
     std::optional<std::int64_t> cacheBytes;
 };
 
+// One kernel's device-compile time in -fdevice-time-trace spans (cicc / ptxas events whose detail
+// names the kernel: OptFunction, ...), summed over the trace.
+struct KernelCompileCost {
+    std::string kernel;  // as the trace names it (mangled)
+    std::int64_t ns = 0;
+    std::int64_t spans = 0;
+};
+
 struct CudaProgramReport {
     std::vector<CudaProgram> programs;  // in the order they ran
     std::vector<IdentityGroup> groups;  // per (session, identity), ordered by first compile
     std::vector<JitRecord> jit;         // driver JIT records, in the order they ran
+    // Read only when some device link is slow (device_link.h): the kernels that cost most, most first.
+    std::vector<KernelCompileCost> deviceKernels;
 };
 
 // The identity of a compile: FNV-1a over api, tool version, source digest and options in order.
