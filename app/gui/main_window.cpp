@@ -683,6 +683,10 @@ void MainWindow::takeScreenshots(const QString& dir, std::function<void()> done)
             if (m_tabs->widget(i) == m_search && m_searchBox->text().isEmpty()) {
                 m_searchBox->setText(QStringLiteral("compile"));
                 runSearch(false);
+                // The hits by span argument come from a worker thread: the picture shows them too.
+                QElapsedTimer waited;
+                waited.start();
+                while (m_search->argumentsPending() && waited.elapsed() < 5000) QApplication::processEvents(QEventLoop::AllEvents, 50);
             }
             QApplication::processEvents();
             if (m_tabs->widget(i) == m_timeline) m_timeline->plot()->replot();

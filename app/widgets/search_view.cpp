@@ -54,6 +54,7 @@ void SearchView::setResults(const QString& needle, std::shared_ptr<const std::ve
 }
 
 void SearchView::setArgumentsPending(bool pending) {
+    m_pending = pending;
     m_summary->setText(pending ? m_found + QStringLiteral(" · searching span arguments…") : m_found);
 }
 

@@ -24,6 +24,7 @@ public:
                     std::shared_ptr<const std::vector<SearchTotalRow>> totals = nullptr);
     // While span arguments are still being read from the files (their hits come after the names').
     void setArgumentsPending(bool pending);
+    bool argumentsPending() const { return m_pending; }
     SearchModel* model() const { return m_model; }
     SearchTotalsModel* totalsModel() const { return m_totals; }
     FilteredTable* table() const { return m_table; }
@@ -42,6 +43,7 @@ private:
     QStackedWidget* m_stack;
     QLabel* m_summary;
     QString m_found;  // "N match(es) for ..." of the results shown
+    bool m_pending = false;
 };
 
 }  // namespace cs::gui
