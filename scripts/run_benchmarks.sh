@@ -28,7 +28,7 @@ cmake --build "$build" --target "${benches[@]}" compilescope compilescope-record
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for b in "${benches[@]}"; do
   filter=()
-  [ "$b" = bench_gui_timeline ] && [ $big -eq 0 ] && filter=("--benchmark_filter=/1000000(/|$)")
+  [ "$b" = bench_gui_timeline ] && [ $big -eq 0 ] && filter=("--benchmark_filter=/1000000(/|$)|BuildTrace")
   echo "== $b"
   QT_QPA_PLATFORM=offscreen "$build/benchmarks/$b" "${filter[@]}" --benchmark_format=json \
     --benchmark_out="$out/$b.json" >/dev/null

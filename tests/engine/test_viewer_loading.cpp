@@ -255,6 +255,31 @@ TEST(SpanScan, EveryWorkerCountDeliversEachTrackInStartOrder) {
     }
 }
 
+// A worker's part of a track grows its first block by doubling (a build's thousands of ~800-span
+// tracks must not each map a 2 MiB block), then adds full blocks: every span stays where it was pushed,
+// at each boundary.
+TEST(SpanScan, APartKeepsEverySpanAcrossItsBlockBoundaries) {
+    using Part = cs::engine::TrackSpans::Part;
+    const std::size_t block = cs::engine::TrackSpans::kBlock;
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{511}, std::size_t{512}, std::size_t{513}, std::size_t{1025},
+                          block - 1, block, block + 1, 2 * block + 7}) {
+        Part p;
+        for (std::size_t i = 0; i < n; ++i)
+            p.push({.id = static_cast<std::int64_t>(i), .startNs = static_cast<std::int64_t>(i) * 3, .durNs = 1, .name = 7,
+                    .category = 1, .ended = true});
+        ASSERT_EQ(p.size, n);
+        if (n > 0 && n <= 1024) {
+            EXPECT_LE(p.first, std::size_t{1024}) << "a small part stays small";
+        }
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(p[i].id, static_cast<std::int64_t>(i)) << "n " << n << " at " << i;
+        Part moved(std::move(p));
+        EXPECT_EQ(moved.size, n);
+        if (n) {
+            EXPECT_EQ(moved[n - 1].startNs, static_cast<std::int64_t>(n - 1) * 3);
+        }
+    }
+}
+
 TEST(SpanScan, RowsInReverseOrderAreSortedByTheFallback) {
     // Every row starts before all earlier ones: insertion sort would be quadratic, so past its
     // budget the scan hands the part to std::sort; the result must still be in start order. More
