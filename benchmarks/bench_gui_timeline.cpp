@@ -160,8 +160,22 @@ void BM_OpenToFirstTimelinePaint(benchmark::State& state) {
     state.counters["events"] = static_cast<double>(state.range(0));
 }
 
-// Repaints at random zoom levels from the whole trace down to 10 us, each at a random position:
-// every repaint after a zoom change refetches from the index, the worst case for the cache.
+// One repaint at a random zoom level from the whole trace down to 10 us, at a random position: every
+// repaint after a zoom change refetches from the index, the worst case for the cache. Milliseconds.
+double randomRepaintMs(cs::gui::TimelinePlot& plot, const cs::engine::TimelineData& data, std::mt19937_64& rng) {
+    const std::int64_t lo = data.minNs, hi = data.maxNs;
+    double width = std::exp(std::uniform_real_distribution<double>(std::log(1e4), std::log(double(hi - lo)))(rng));
+    auto start = lo + static_cast<std::int64_t>(std::uniform_real_distribution<double>(0, double(hi - lo) - width)(rng));
+    auto t0 = Clock::now();
+    plot.showRange(0, start, start + static_cast<std::int64_t>(width));  // replots
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+double p95Of(std::vector<double> ms) {
+    std::sort(ms.begin(), ms.end());
+    return ms[std::min(ms.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(ms.size())))];
+}
+
 void BM_TimelineRepaintAnyZoom(benchmark::State& state) {
     const std::string& path = traceOf(state.range(0));
     auto reader = cs::trace::TraceReader::open(path);
@@ -171,40 +185,16 @@ void BM_TimelineRepaintAnyZoom(benchmark::State& state) {
     plot.show();
     plot.setSources({{QStringLiteral("bench"), data}});
     std::mt19937_64 rng(42);
-    const std::int64_t lo = data->minNs, hi = data->maxNs;
     std::vector<double> ms;
     std::size_t maxItems = 0;
     for (auto _ : state) {
-        double width = std::exp(std::uniform_real_distribution<double>(std::log(1e4), std::log(double(hi - lo)))(rng));
-        auto start = lo + static_cast<std::int64_t>(std::uniform_real_distribution<double>(0, double(hi - lo) - width)(rng));
-        auto t0 = Clock::now();
-        plot.showRange(0, start, start + static_cast<std::int64_t>(width));  // replots
-        double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        ms.push_back(elapsed);
+        ms.push_back(randomRepaintMs(plot, *data, rng));
         maxItems = std::max(maxItems, plot.lastPaintItems());
-        state.SetIterationTime(elapsed / 1000.0);
+        state.SetIterationTime(ms.back() / 1000.0);
     }
-    std::sort(ms.begin(), ms.end());
-    state.counters["p95_ms"] = ms[std::min(ms.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(ms.size())))];
+    state.counters["p95_ms"] = p95Of(ms);
     state.counters["limit_p95_ms"] = repaintLimitMs(state.range(0));
     state.counters["max_items_drawn"] = static_cast<double>(maxItems);
-}
-
-// Repaint p95 (ms) of `plot` over `count` random windows from the whole trace down to 10 us.
-double repaintP95(cs::gui::TimelinePlot& plot, const cs::engine::TimelineData& data, int count, std::size_t* maxItems = nullptr) {
-    std::mt19937_64 rng(42);
-    const std::int64_t lo = data.minNs, hi = data.maxNs;
-    std::vector<double> ms;
-    for (int i = 0; i < count; ++i) {
-        double width = std::exp(std::uniform_real_distribution<double>(std::log(1e4), std::log(double(hi - lo)))(rng));
-        auto start = lo + static_cast<std::int64_t>(std::uniform_real_distribution<double>(0, double(hi - lo) - width)(rng));
-        auto t0 = Clock::now();
-        plot.showRange(0, start, start + static_cast<std::int64_t>(width));  // replots
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-        if (maxItems) *maxItems = std::max(*maxItems, plot.lastPaintItems());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[std::min(ms.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(ms.size())))];
 }
 
 // The whole build imported once per process (the import's own speed is bench_build_import's).
@@ -238,7 +228,13 @@ void BM_BuildTraceOpenAndRepaint(benchmark::State& state) {
         plot.resize(1600, 900);
         plot.show();
         plot.setSources({{QStringLiteral("build"), data}});
-        p95 = repaintP95(plot, *data, 100, &maxItems);
+        std::mt19937_64 rng(42);
+        std::vector<double> ms;
+        for (int i = 0; i < 100; ++i) {
+            ms.push_back(randomRepaintMs(plot, *data, rng));
+            maxItems = std::max(maxItems, plot.lastPaintItems());
+        }
+        p95 = p95Of(std::move(ms));
         state.SetIterationTime(openS);
     }
     state.counters["open_s"] = openS;

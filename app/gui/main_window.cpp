@@ -543,7 +543,7 @@ void MainWindow::argumentHitsArrived(int request, const QString& needle, const A
 
 void MainWindow::publishSearch(const QString& needle, const std::vector<SearchInput>& inputs, bool jump, bool reveal) {
     auto rows = searchNames(inputs, needle);
-    m_search->setResults(needle, rows, searchTotals(inputs, needle));
+    m_search->setResults(needle, rows, searchTotals(inputs, *rows));
     if (m_tabs->currentWidget() != m_timeline) {
         if (reveal) m_tabs->setCurrentWidget(m_search);
         return;

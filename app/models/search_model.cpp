@@ -79,17 +79,17 @@ SearchTotalsModel* makeSearchTotalsModel(QObject* parent) {
         parent);
 }
 
-std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vector<SearchInput>& traces, const QString& needle) {
-    auto rows = std::make_shared<std::vector<SearchTotalRow>>();
-    const QString trimmed = needle.trimmed();
-    const std::vector<bool> categories = matchingCategories(trimmed);
-    for (const SearchInput& t : traces) {
-        const engine::TimelineData& d = *t.timeline;
-        for (const engine::NameTotals& n :
-             engine::totalsByName(engine::searchTimeline(d, trimmed.toStdString(), SIZE_MAX, categories, engine::spanIds(t.args))))
-            rows->push_back({t.label, qs(d.str(n.name)), categoryName(n.category), n.count, n.totalNs, n.maxNs});
+std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vector<SearchInput>& traces, const std::vector<SearchRow>& rows) {
+    auto out = std::make_shared<std::vector<SearchTotalRow>>();
+    std::vector<std::vector<engine::SearchHit>> hits(traces.size());
+    for (const SearchRow& r : rows)
+        if (r.source >= 0 && static_cast<std::size_t>(r.source) < traces.size()) hits[static_cast<std::size_t>(r.source)].push_back({r.lane_index, r.item});
+    for (std::size_t s = 0; s < traces.size(); ++s) {
+        const engine::TimelineData& d = *traces[s].timeline;
+        for (const engine::NameTotals& n : engine::totalsByName(hits[s]))
+            out->push_back({traces[s].label, qs(d.str(n.name)), categoryName(n.category), n.count, n.totalNs, n.maxNs});
     }
-    return rows;
+    return out;
 }
 
 }  // namespace cs::gui

@@ -42,6 +42,7 @@ struct SearchTotalRow {
 };
 using SearchTotalsModel = TableModel<SearchTotalRow>;
 SearchTotalsModel* makeSearchTotalsModel(QObject* parent);
-std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vector<SearchInput>& traces, const QString& needle);
+// From the rows searchNames() found over `traces` (no second search).
+std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vector<SearchInput>& traces, const std::vector<SearchRow>& rows);
 
 }  // namespace cs::gui

@@ -43,7 +43,9 @@ void TimelinePlot::layoutPinned(double& y) {
     m_pinnedRows = y;
 }
 
-void TimelinePlot::placePinned() {
+void TimelinePlot::placePinned(bool relabel) {
+    // Without pins nothing moves on a scroll, and the labels built by layoutRows stand.
+    if (m_pinnedRows <= 0 && !relabel) return;
     const double top = std::max(0.0, m_plot->yAxis->range().lower + 0.3);  // 0.3: the margin above row 0
     for (Row& r : m_rows)
         if (r.pinned) r.y0 = top + r.home;

@@ -290,7 +290,7 @@ void TimelinePlot::layoutRows() {
     }
     m_totalRows = y;
     m_lanes->caches.assign(m_rows.size(), {});
-    placePinned();
+    placePinned(true);
 }
 
 QString TimelinePlot::laneLabel(int source, int lane) const {
@@ -476,7 +476,7 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
     QCPRange kr = x->range(), vr = y->range();
     auto px = [&](int source, std::int64_t ns) { return x->coordToPixel(keyOf(source, ns)); };
     // Two passes: the scrolling rows, then the pinned band over them (rows scroll under it).
-    for (int pass = 0; pass < 2; ++pass)
+    for (int pass = 0; pass < (m_pinnedRows > 0 ? 2 : 1); ++pass)
     for (std::size_t r = 0; r < m_rows.size(); ++r) {
         const Row& row = m_rows[r];
         if (row.pinned != (pass == 1)) continue;

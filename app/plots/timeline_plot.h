@@ -186,7 +186,7 @@ private:
     QString groupKey(int group) const;
     QString laneKey(int source, int lane) const;
     void layoutPinned(double& y);  // the pinned band's rows, from the top
-    void placePinned();            // the band at the top of the view; the rows' labels again
+    void placePinned(bool relabel = false);  // the band at the top of the view and the rows' labels (always with `relabel`)
     bool inPinnedBand(double v) const;
     void contextMenuAt(QPoint pos, QPoint globalPos);
     int rowAtValue(double v) const;  // index into m_rows at value-axis coordinate v, or -1

@@ -88,9 +88,9 @@ TEST(DeviceLink, AnLtoLinkOfASecondIsSlowAndNamesItsInputsAndKernels) {
     // The link, then its inputs largest first, then the kernels by device-compile time.
     ASSERT_GE(f.evidence.size(), 6u);
     EXPECT_NE(f.evidence[0].note.find("-arch=sm_90 -lto"), std::string::npos) << f.evidence[0].note;
-    EXPECT_NE(f.evidence[1].note.find("tile.ltoir (ltoir, 5.0 MiB)"), std::string::npos) << f.evidence[1].note;
+    EXPECT_NE(f.evidence[1].note.find("tile.ltoir (ltoir, 5.00 MiB)"), std::string::npos) << f.evidence[1].note;
     EXPECT_NE(f.evidence[2].note.find("saxpy.ltoir (ltoir, 300 KiB)"), std::string::npos) << f.evidence[2].note;
-    EXPECT_NE(f.evidence[3].note.find("scale.ptx (ptx, 4 KiB)"), std::string::npos) << f.evidence[3].note;
+    EXPECT_NE(f.evidence[3].note.find("scale.ptx (ptx, 4.00 KiB)"), std::string::npos) << f.evidence[3].note;
     // tile: 900 + 300 us of OptFunction and Scanning Function Body; add: 50 us; the front end names a file, not a kernel.
     EXPECT_NE(f.evidence[4].note.find("kernel _Z4tileILi128EEvPf: 1.20 ms"), std::string::npos) << f.evidence[4].note;
     EXPECT_NE(f.evidence[4].note.find("in 2 -fdevice-time-trace"), std::string::npos) << f.evidence[4].note;

@@ -232,9 +232,16 @@ TEST(GuiModels, SearchTotalsPerName) {
     Loaded l;
     SearchTotalsModel* m = makeSearchTotalsModel(nullptr);
     std::vector<SearchInput> in{{QStringLiteral("a"), l.timeline, {}}};
-    checkThroughProxy(m, [&] { m->setRows(searchTotals(in, QStringLiteral("gradient"))); });
-    qlonglong count = 0;
-    for (int r = 0; r < m->rowCount(); ++r) count += m->index(r, 1).data().toLongLong();
-    EXPECT_EQ(count, static_cast<qlonglong>(searchNames(in, QStringLiteral("gradient"))->size()));
+    const auto rows = searchNames(in, QStringLiteral("gradient"));
+    checkThroughProxy(m, [&] { m->setRows(searchTotals(in, *rows)); });
+    qlonglong count = 0, total = 0, brute = 0;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        count += m->index(r, 1).data().toLongLong();
+        total += m->index(r, 2).data(SortRole).toLongLong();
+    }
+    for (const SearchRow& r : *rows) brute += r.item.endNs - r.item.startNs;
+    EXPECT_GT(count, 0);
+    EXPECT_EQ(count, static_cast<qlonglong>(rows->size()));
+    EXPECT_EQ(total, brute) << "each name's total is the sum of its hits' durations";
     delete m;
 }

@@ -94,12 +94,6 @@ bool hasTempPath(const std::string& s) {
     return false;
 }
 
-std::string joined(const std::vector<std::string>& options) {
-    std::string out;
-    for (const auto& o : options) out += (out.empty() ? "" : " ") + o;
-    return out.empty() ? "(no options)" : out;
-}
-
 const char* apiName(int api) { return api == CS_CUDA_NVJITLINK ? "nvJitLink link" : api == CS_CUDA_NVCC ? "nvcc compile" : "NVRTC program"; }
 
 void addEvidence(Finding& f, const std::string& table, std::int64_t id, std::string note, size_t total) {
@@ -149,6 +143,12 @@ std::optional<std::string> volatileValue(const std::string& option) {
     if (hasClockTime(option)) return "a time of day";
     if (hasTempPath(option)) return "a temporary path";
     return std::nullopt;
+}
+
+std::string joinedOptions(const std::vector<std::string>& options) {
+    std::string out;
+    for (const auto& o : options) out += (out.empty() ? "" : " ") + o;
+    return out.empty() ? "(no options)" : out;
 }
 
 CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
@@ -228,7 +228,7 @@ std::vector<Finding> cudaProgramFindings(const CudaProgramReport& report) {
                   std::to_string(ok.size()) + " times with one identity";
         f.mechanism = "The same source, headers, options and compiler version were compiled " + std::to_string(ok.size()) +
                       " times in one process; each compile produced the output the first one had. Identity " +
-                      g.identity + ", options: " + joined(first.options) + ".";
+                      g.identity + ", options: " + joinedOptions(first.options) + ".";
         std::int64_t cost = 0;
         for (size_t k = 0; k < ok.size(); ++k) {
             const CudaProgram& p = programs[ok[k]];

@@ -105,6 +105,9 @@ struct CudaProgramReport {
 std::string programIdentity(int api, std::optional<std::int64_t> toolVersion, const std::string& sourceDigest,
                             const std::vector<std::string>& options);
 
+// Options in order, space-separated: "(no options)" when there are none.
+std::string joinedOptions(const std::vector<std::string>& options);
+
 // What in an option changes from run to run ("a date", "a time", "a temporary path"), or nullopt.
 std::optional<std::string> volatileValue(const std::string& option);
 

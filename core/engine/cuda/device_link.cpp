@@ -17,12 +17,7 @@ namespace cs::engine::cuda {
 namespace {
 bool isLink(const CudaProgram& p) { return p.api == CS_CUDA_NVJITLINK && p.succeeded() && p.durNs && *p.durNs >= 0; }
 
-std::string bytesText(std::optional<std::int64_t> b) {
-    if (!b) return "size not recorded";
-    if (*b >= 1 << 20) return std::to_string(*b / (1 << 20)) + "." + std::to_string((*b % (1 << 20)) * 10 / (1 << 20)) + " MiB";
-    if (*b >= 1 << 10) return std::to_string(*b / (1 << 10)) + " KiB";
-    return std::to_string(*b) + " B";
-}
+std::string bytesText(std::optional<std::int64_t> b) { return b ? util::formatBytes(*b) : "size not recorded"; }
 
 bool usesLto(const CudaProgram& p) {
     for (const std::string& o : p.options)
@@ -79,11 +74,7 @@ std::vector<Finding> slowLinkFindings(const CudaProgramReport& report) {
                              "time grows with all the code linked, not with what changed."
                            : "") +
                       " nvJitLink keeps nothing between links: every process that links pays this again.";
-        f.evidence.push_back({"cuda_programs", p.id, "the link, options: " + (p.options.empty() ? std::string("(none)") : [&] {
-                                  std::string o;
-                                  for (const auto& x : p.options) o += (o.empty() ? "" : " ") + x;
-                                  return o;
-                              }())});
+        f.evidence.push_back({"cuda_programs", p.id, "the link, options: " + joinedOptions(p.options)});
         // Its inputs, largest first: what the link had to read (and, for LTO IR, compile).
         std::vector<const CudaProgram::Input*> inputs;
         for (const auto& in : p.inputs) inputs.push_back(&in);
