@@ -63,7 +63,7 @@ std::string findCollectorLibrary() {
                          R_OK);
 }
 
-// --warp / --numba: the Python package compilescope (collectors/python) beside a build or an install tree.
+// --warp / --numba / --torch / --jax: the Python package compilescope (collectors/python) beside a build or an install tree.
 std::string findPythonPackage() {
     if (const char* e = std::getenv("COMPILESCOPE_PYTHON_PACKAGE"); e && *e) return e;
     const std::string dir = selfDir();
@@ -72,16 +72,17 @@ std::string findPythonPackage() {
     return "";
 }
 
-// --warp / --numba: a private directory holding the sitecustomize that installs compilescope.warp /
-// compilescope.numba once the job imports warp / numba. Returns "" (and says why) when it cannot be
+// --warp / --numba / --torch / --jax: a private directory holding the sitecustomize that installs
+// compilescope.warp / .numba / .torch / .jax once the job imports that package. Returns "" (and says why) when it cannot be
 // made; the job then runs without it.
-std::string makePythonInjection(CommandIo& io, bool warp, bool numba) {
+std::string makePythonInjection(CommandIo& io, const engine::warp::PythonCollectors& which) {
     std::string dir = (std::filesystem::temp_directory_path() / "compilescope-python-XXXXXX").string();
     if (!::mkdtemp(dir.data())) {
-        io.err << "compilescope record: --warp / --numba: cannot create a temporary directory; recording without it\n";
+        io.err << "compilescope record: --warp / --numba / --torch / --jax: cannot create a temporary directory; recording "
+                  "without it\n";
         return "";
     }
-    std::ofstream(dir + "/sitecustomize.py") << engine::warp::collectorSiteCustomize(warp, numba);
+    std::ofstream(dir + "/sitecustomize.py") << engine::warp::collectorSiteCustomize(which);
     return dir;
 }
 
@@ -168,8 +169,7 @@ int listLive(CommandIo& io) {
 int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     std::string output;
     std::vector<std::string> cmd;
-    bool warp = false;
-    bool numba = false;
+    engine::warp::PythonCollectors python;
     bool cuda = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -181,9 +181,13 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         if ((a == "-o" || a == "--output") && i + 1 < args.size()) {
             output = args[++i];
         } else if (a == "--warp") {
-            warp = true;
+            python.warp = true;
         } else if (a == "--numba") {
-            numba = true;
+            python.numba = true;
+        } else if (a == "--torch") {
+            python.torch = true;
+        } else if (a == "--jax") {
+            python.jax = true;
         } else if (a == "--") {
             cmd.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
             break;
@@ -206,15 +210,15 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     if (dir.empty()) why = "no private runtime directory for the recorder's socket";
     else rec = startRecorder(output, socketPath, command, why);
 
-    // --warp / --numba: the collector package and the sitecustomize that installs it (once the
-    // program imports warp / numba) go first on PYTHONPATH.
+    // --warp / --numba / --torch / --jax: the collector package and the sitecustomize that installs it
+    // (once the program imports that package) go first on PYTHONPATH.
     std::string injectDir, pythonPath;
-    if (warp || numba) {
+    if (python.any()) {
         std::string package = findPythonPackage();
         if (package.empty())
-            io.err << "compilescope record: --warp / --numba: the compilescope Python package was not found (set "
+            io.err << "compilescope record: --warp / --numba / --torch / --jax: the compilescope Python package was not found (set "
                       "COMPILESCOPE_PYTHON_PACKAGE); recording without it\n";
-        else if (injectDir = makePythonInjection(io, warp, numba); !injectDir.empty())
+        else if (injectDir = makePythonInjection(io, python); !injectDir.empty())
             pythonPath = injectDir + ":" + package;
     }
 
@@ -321,7 +325,7 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
 
 Command recordCommand() {
     return {"record", "run a command and record what its collectors report into a trace",
-            "Usage: compilescope record -o TRACE [--warp] [--numba] [--cuda] [--] CMD [ARGS...]\n"
+            "Usage: compilescope record -o TRACE [--warp] [--numba] [--torch] [--jax] [--cuda] [--] CMD [ARGS...]\n"
             "       compilescope record --list\n\n"
             "Starts compilescope-recorder writing TRACE (an existing file is replaced), then runs CMD with\n"
             "COMPILESCOPE_SOCKET set so that every process of CMD that uses the collector (C API, Python\n"
@@ -333,6 +337,10 @@ Command recordCommand() {
             "PYTHONPATH (a private temporary directory, removed afterwards).\n"
             "--numba records Numba's compiles and disk-cache loads the same way (compilescope.numba.install()\n"
             "once the job imports numba); the job needs no change.\n"
+            "--torch records torch.compile's structured trace (compiles, phases, FX graph and AOT autograd\n"
+            "cache lookups with their key components) through compilescope.torch.install() once the job\n"
+            "imports torch (PyTorch 2.2 or later); --jax turns on jax_explain_cache_misses and records\n"
+            "tracing-cache misses, persistent-cache traffic and compile times (compilescope.jax.install()).\n"
             "--list prints the recordings in progress for this user (pid, trace, command).\n"
             "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
             "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"

@@ -1,5 +1,8 @@
 #include "core/measure/warp_inject.h"
 
+#include <initializer_list>
+#include <utility>
+
 namespace cs::engine::warp {
 
 namespace {
@@ -118,28 +121,12 @@ if _RECORD:
 _HOOKS["warp"] = _on_warp
 )PY";
 
-// record --warp: the in-process collector, installed once warp has finished importing.
-constexpr const char* kCollectorHook = R"PY(
-
-def _on_warp(warp):
-    import compilescope.warp
-    compilescope.warp.install()
-
-
-_HOOKS["warp"] = _on_warp
-)PY";
-
-// record --numba: the in-process collector, installed once numba has finished importing (the
-// program imports numba as it always does; nothing is imported earlier).
-constexpr const char* kNumbaHook = R"PY(
-
-def _on_numba(numba):
-    import compilescope.numba
-    compilescope.numba.install()
-
-
-_HOOKS["numba"] = _on_numba
-)PY";
+// record --warp / --numba / --torch / --jax: compilescope.NAME.install(), run once the program's own
+// `import NAME` has finished (nothing is imported earlier).
+std::string installHook(const std::string& name) {
+    return "\n\ndef _on_" + name + "(module):\n    import compilescope." + name + "\n    compilescope." + name +
+           ".install()\n\n\n_HOOKS[\"" + name + "\"] = _on_" + name + "\n";
+}
 
 constexpr const char* kEpilogue = R"PY(
 try:
@@ -152,15 +139,15 @@ sys.meta_path.insert(0, _WarpFinder())
 
 std::string warpSiteCustomize(WarpHook hook) {
     std::string s = kPreamble;
-    s += hook == WarpHook::MeasureTimersAndLaunches ? kMeasureHook : kCollectorHook;
+    s += hook == WarpHook::MeasureTimersAndLaunches ? std::string(kMeasureHook) : installHook("warp");
     s += kEpilogue;
     return s;
 }
 
-std::string collectorSiteCustomize(bool warp, bool numba) {
+std::string collectorSiteCustomize(const PythonCollectors& which) {
     std::string s = kPreamble;
-    if (warp) s += kCollectorHook;
-    if (numba) s += kNumbaHook;
+    for (auto [wanted, name] : {std::pair{which.warp, "warp"}, {which.numba, "numba"}, {which.torch, "torch"}, {which.jax, "jax"}})
+        if (wanted) s += installHook(name);
     s += kEpilogue;
     return s;
 }

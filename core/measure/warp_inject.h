@@ -8,7 +8,7 @@
 // swallows its own failures so the program runs exactly as it would have. Two uses share it:
 // `measure` turns on Warp's verbose timers and records every launch's shape for compare's topology
 // check; `record --warp` installs the in-process collector (compilescope.warp), `record --numba` the Numba
-// one (compilescope.numba).
+// one (compilescope.numba), `--torch` and `--jax` those of PyTorch and JAX.
 #pragma once
 
 #include <string>
@@ -23,8 +23,14 @@ enum class WarpHook {
 // The source text of sitecustomize.py for `hook`.
 std::string warpSiteCustomize(WarpHook hook);
 
-// `record --warp` / `record --numba`: installs compilescope.warp and / or compilescope.numba once
-// the program itself imports warp / numba.
-std::string collectorSiteCustomize(bool warp, bool numba);
+// The in-process Python collectors `record` can install: --warp, --numba, --torch, --jax.
+struct PythonCollectors {
+    bool warp = false, numba = false, torch = false, jax = false;
+    bool any() const { return warp || numba || torch || jax; }
+};
+
+// `record --warp / --numba / --torch / --jax`: installs compilescope.warp, .numba, .torch and / or
+// .jax once the program itself imports warp, numba, torch or jax.
+std::string collectorSiteCustomize(const PythonCollectors& which);
 
 }  // namespace cs::engine::warp

@@ -234,9 +234,10 @@ def step(number, epoch=None, label=None):
 
 
 def cache_lookup(cache, program, verdict, key=(), handle=None, compile_ns=None, fingerprint=None,
-                 step_number=None, closure=(), ts_ns=NOW):
-    """Records a cache lookup. key: (name, role, digest, value) tuples; closure: (method, world) pairs.
-    Returns a handle for closure_add (0 when not recorded)."""
+                 step_number=None, closure=(), ts_ns=NOW, track_id=0):
+    """Records a cache lookup. key: (name, role, digest, value) tuples; closure: (method, world) pairs;
+    track_id: a track from track() (0: the calling thread's). Returns a handle for closure_add (0 when
+    not recorded)."""
     if _lib is None:
         return 0
     keys = (_KeyComponent * max(len(key), 1))()
@@ -246,7 +247,7 @@ def cache_lookup(cache, program, verdict, key=(), handle=None, compile_ns=None, 
     for i, (m, world) in enumerate(closure):
         clos[i] = _ClosureEntry(intern(m), 0, _opt(world))
     rec = _CacheLookup(ts_ns, intern(cache), intern(program), intern(handle), verdict, _opt(compile_ns),
-                       intern(fingerprint), 0, _opt(step_number), keys, len(key), len(closure), clos)
+                       intern(fingerprint), track_id, _opt(step_number), keys, len(key), len(closure), clos)
     return _lib.cs_cache_lookup_record(ctypes.byref(rec))
 
 
