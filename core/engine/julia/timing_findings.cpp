@@ -91,7 +91,7 @@ std::vector<Finding> juliaTimingFindings(const JuliaTimingReport& report) {
     auto rangeOf = [](Finding& f, const JuliaTimingReport::Row& row) {
         f.sessionId = row.sessionId;
         f.startNs = row.startNs;
-        f.endNs = row.startNs + std::max<std::int64_t>(row.ns, 0);
+        f.endNs = util::satAdd(row.startNs, std::max<std::int64_t>(row.ns, 0));
     };
 
     // `# recompile` statements: how much of the timed compile time was compiling code a second time.
