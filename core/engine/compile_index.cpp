@@ -3,6 +3,7 @@
 // the analyses already in memory (the replay's verdicts and miss explanations, the module
 // identities); the CUDA tables and spans are read here.
 #include "core/engine/compile_index.h"
+#include "core/util/saturating.h"
 
 #include "core/engine/trace_analysis.h"
 #include "core/engine/warp/warp_modules.h"
@@ -143,13 +144,13 @@ public:
 private:
     std::int64_t display(std::int64_t session, std::int64_t ns) const {
         auto it = m_sessions.find(session);
-        return it == m_sessions.end() ? ns : ns + it->second->offsetNs;
+        return it == m_sessions.end() ? ns : util::satAdd(ns, it->second->offsetNs);
     }
     // The runtime's step at a display-axis instant: the last `steps` row of the session at or before it.
     std::optional<std::int64_t> stepAt(std::int64_t session, std::int64_t displayNs) const {
         auto it = m_steps.find(session);
         if (it == m_steps.end()) return std::nullopt;
-        const std::int64_t ns = displayNs - (m_sessions.count(session) ? m_sessions.at(session)->offsetNs : 0);
+        const std::int64_t ns = util::satSub(displayNs, m_sessions.count(session) ? m_sessions.at(session)->offsetNs : 0);
         std::optional<std::int64_t> step;
         for (const auto& [ts, s] : it->second) {
             if (ts > ns) break;
@@ -300,7 +301,7 @@ private:
         if (e.durNs)
             m_reader.query("SELECT phase_sid, total(max(dur_ns, 0)), count(*) FROM phase_timings WHERE session_id = " +
                                std::to_string(session) + " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
-                               std::to_string(start + *e.durNs) + " GROUP BY phase_sid ORDER BY 2 DESC LIMIT 20",
+                               std::to_string(util::satAdd(start, *e.durNs)) + " GROUP BY phase_sid ORDER BY 2 DESC LIMIT 20",
                            [&](sqlite3_stmt* st) { e.phases.push_back({m_reader.str(colInt(st, 0)), colInt(st, 1), colInt(st, 2)}); });
     }
 
@@ -344,7 +345,7 @@ private:
         if (e.durNs && *e.durNs > 0)
             m_reader.query("SELECT category, total(max(dur_ns, 0)), count(*) FROM spans WHERE track_id = " + std::to_string(track) +
                                " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
-                               std::to_string(start + *e.durNs) + " AND id != " + std::to_string(e.rowId) +
+                               std::to_string(util::satAdd(start, *e.durNs)) + " AND id != " + std::to_string(e.rowId) +
                                " AND dur_ns IS NOT NULL GROUP BY category ORDER BY 2 DESC",
                            [&](sqlite3_stmt* st) {
                                e.phases.push_back({std::string(trace::enumName("category", static_cast<int>(colInt(st, 0)))),

@@ -11,6 +11,7 @@
 
 #include "core/engine/compile_index.h"
 #include "core/engine/trace_analysis.h"
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <algorithm>
@@ -55,7 +56,7 @@ void outcomeIcon(HtmlBuilder& h, CompileOutcome o) {
 
 std::string when(const TraceReport& t, const CompileEntry& e) {
     if (!e.startNs) return "-";
-    return "+" + util::formatDuration(*e.startNs - t.timeline.startNs);
+    return "+" + util::formatDuration(util::satSub(*e.startNs, t.timeline.startNs));
 }
 
 void outcomeCounts(HtmlBuilder& h, const CompileIndex& index) {
@@ -208,9 +209,9 @@ void renderCompileDetail(HtmlBuilder& h, const TraceReport& t, const CompileEntr
     }
     // Its place on the timeline: a marker on the trace's time span.
     h.leaf("dt", "timeline").open("dd");
-    const std::int64_t span = t.timeline.endNs - t.timeline.startNs;
+    const std::int64_t span = util::satSub(t.timeline.endNs, t.timeline.startNs);
     if (e.startNs && span > 0 && *e.startNs >= t.timeline.startNs && *e.startNs <= t.timeline.endNs) {
-        const double x = 300.0 * static_cast<double>(*e.startNs - t.timeline.startNs) / static_cast<double>(span);
+        const double x = 300.0 * static_cast<double>(util::satSub(*e.startNs, t.timeline.startNs)) / static_cast<double>(span);
         const double w = e.durNs ? std::max(2.0, 300.0 * static_cast<double>(*e.durNs) / static_cast<double>(span)) : 2.0;
         h.open("svg", {{"class", "place"}, {"width", "300"}, {"height", "10"}, {"viewBox", "0 0 300 10"}, {"aria-hidden", "true"}});
         h.open("rect", {{"class", "track"}, {"width", "300"}, {"height", "10"}, {"rx", "2"}}).close();

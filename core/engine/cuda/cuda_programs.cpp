@@ -105,7 +105,7 @@ void addEvidence(Finding& f, const std::string& table, std::int64_t id, std::str
 
 void widen(Finding& f, std::optional<std::int64_t> start, std::optional<std::int64_t> dur) {
     if (!start) return;
-    std::int64_t end = *start + dur.value_or(0);
+    std::int64_t end = util::satAdd(*start, std::max<std::int64_t>(dur.value_or(0), 0));
     f.startNs = f.startNs ? std::min(*f.startNs, *start) : *start;
     f.endNs = f.endNs ? std::max(*f.endNs, end) : end;
 }
