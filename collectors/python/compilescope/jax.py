@@ -266,7 +266,8 @@ def install(loggers=None, explain=True):
     attached = []
     for name in loggers:
         logger = logging.getLogger(name)
-        handler.levels[name] = logger.getEffectiveLevel()
+        # What the parents received before: records at or above this level, and only when it propagated.
+        handler.levels[name] = logger.getEffectiveLevel() if logger.propagate else None
         attached.append((logger, handler, logger.level, logger.propagate))
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
