@@ -137,6 +137,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& traces, const Report
     body.leaf("a", "Timeline", {{"href", "#timeline"}}).leaf("a", "Cache misses", {{"href", "#cache-misses"}});
     body.leaf("a", "Repeated hashes", {{"href", "#repeated-hashes"}});
     body.leaf("a", "Invalidation trees", {{"href", "#invalidations"}}).leaf("a", "Compiler phases", {{"href", "#phases"}});
+    if (anyBuild(traces)) body.leaf("a", "Build", {{"href", "#build"}});
     if (traces.size() > 1 || options.ledger) body.leaf("a", "Comparison", {{"href", "#comparison"}});
     body.close();
     body.open("main");
@@ -148,6 +149,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& traces, const Report
     renderRepeatedHashes(body, traces);
     renderInvalidations(body, traces);
     renderPhases(body, traces);
+    renderBuild(body, traces);
     renderComparison(body, traces, options.ledger);
     renderCompileDetails(body, traces, links);
     body.close();

@@ -63,6 +63,9 @@ void renderCacheMisses(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderRepeatedHashes(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderInvalidations(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces);
+// A build's answers (engine/build/build_report.h); nothing at all when no trace holds a build.
+bool anyBuild(const std::vector<TraceReport>& traces);
+void renderBuild(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderComparison(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Ledger* ledger);
 
 // Shared pieces of the renderers (section_common.cpp).

@@ -7,8 +7,10 @@
 
 #include "core/engine/trace_analysis.h"
 #include "core/ingest/import_files.h"
+#include "core/report/report.h"
 #include "core/trace/reader.h"
 #include "core/util/json_reader.h"
+#include "core/util/units.h"
 
 #include <gtest/gtest.h>
 
@@ -19,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include <unistd.h>
@@ -271,6 +274,38 @@ TEST(ClangBuild, TimeTracesAndNinjaLogGiveTheBuildReport) {
     auto cli = runCli({"build-report", req.output});
     EXPECT_EQ(cli.status, 0) << cli.err;
     EXPECT_NE(cli.out.find(topHeader), std::string::npos) << cli.out;
+
+    // So does the HTML report: a Build section with the four files, the frontend / backend split
+    // summed from the JSON, and the most expensive header first in its table.
+    std::ostringstream html;
+    report::writeReport({req.output}, {}, html);
+    const std::string page = html.str();
+    EXPECT_NE(page.find("<section id=\"build\" data-count=\"4\""), std::string::npos);
+    EXPECT_NE(page.find("4 files compiled in " + util::formatDuration(r.totalNs) + ": frontend " + util::formatDuration(frontend)),
+              std::string::npos);
+    const auto headersAt = page.find("Most expensive headers");
+    ASSERT_NE(headersAt, std::string::npos);
+    const auto firstRow = page.find("<code title=\"", headersAt);
+    ASSERT_NE(firstRow, std::string::npos);
+    EXPECT_EQ(page.compare(firstRow + 13, topHeader.size(), topHeader), 0) << page.substr(firstRow, 200);
+    // The demo trace holds one clang time trace (of writer.cpp): its report has the section too.
+    std::ostringstream plain;
+    report::writeReport({std::string(COMPILESCOPE_SOURCE_DIR) + "/resources/demo/demo.cstrace"}, {}, plain);
+    EXPECT_NE(plain.str().find("<section id=\"build\""), std::string::npos) << "the demo holds a clang time trace";
+}
+
+TEST(ClangBuild, ReportLeavesTheBuildSectionOutWithoutABuild) {
+    TempDir tmp;
+    // A trace of cache lookups only, imported from a JAX log: no time trace, no ninja log.
+    ingest::ImportRequest req;
+    req.inputs = {std::string(COMPILESCOPE_SOURCE_DIR) + "/tests/data/jax/persistent_cache_pr22556.log"};
+    req.output = tmp.file("jax.cstrace");
+    ingest::importFiles(req);
+    std::ostringstream html;
+    report::writeReport({req.output}, {}, html);
+    EXPECT_EQ(html.str().find("id=\"build\""), std::string::npos);
+    EXPECT_EQ(html.str().find("href=\"#build\""), std::string::npos);
+    EXPECT_NE(html.str().find("id=\"phases\""), std::string::npos) << "the other sections are still there";
 }
 
 }  // namespace
