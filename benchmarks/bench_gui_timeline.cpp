@@ -162,6 +162,13 @@ void BM_OpenToFirstTimelinePaint(benchmark::State& state) {
 
 // One repaint at a random zoom level from the whole trace down to 10 us, at a random position: every
 // repaint after a zoom change refetches from the index, the worst case for the cache. Milliseconds.
+// The plot laid out at the window's size and shown (offscreen), drawing `data`.
+void showPlot(cs::gui::TimelinePlot& plot, const QString& name, std::shared_ptr<const cs::engine::TimelineData> data) {
+    plot.resize(1600, 900);
+    plot.show();
+    plot.setSources({{name, std::move(data)}});
+}
+
 double randomRepaintMs(cs::gui::TimelinePlot& plot, const cs::engine::TimelineData& data, std::mt19937_64& rng) {
     const std::int64_t lo = data.minNs, hi = data.maxNs;
     double width = std::exp(std::uniform_real_distribution<double>(std::log(1e4), std::log(double(hi - lo)))(rng));
@@ -181,9 +188,7 @@ void BM_TimelineRepaintAnyZoom(benchmark::State& state) {
     auto reader = cs::trace::TraceReader::open(path);
     auto data = std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimeline(*reader));
     cs::gui::TimelinePlot plot;
-    plot.resize(1600, 900);
-    plot.show();
-    plot.setSources({{QStringLiteral("bench"), data}});
+    showPlot(plot, QStringLiteral("bench"), data);
     std::mt19937_64 rng(42);
     std::vector<double> ms;
     std::size_t maxItems = 0;
@@ -225,9 +230,7 @@ void BM_BuildTraceOpenAndRepaint(benchmark::State& state) {
         bytesPerEvent = static_cast<double>(data->allocatedBytes()) / events;
         lanes = data->lanes.size();
         cs::gui::TimelinePlot plot;
-        plot.resize(1600, 900);
-        plot.show();
-        plot.setSources({{QStringLiteral("build"), data}});
+        showPlot(plot, QStringLiteral("build"), data);
         std::mt19937_64 rng(42);
         std::vector<double> ms;
         for (int i = 0; i < 100; ++i) {

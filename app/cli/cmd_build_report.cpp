@@ -18,11 +18,6 @@ namespace {
 using engine::build::BuildReport;
 using engine::build::Cost;
 
-std::string pct(std::int64_t part, std::int64_t whole) {
-    if (whole <= 0) return "-";
-    return std::to_string(static_cast<int>(100.0 * static_cast<double>(part) / static_cast<double>(whole) + 0.5)) + " %";
-}
-
 void costTable(std::ostream& out, const char* title, const char* what, const std::vector<Cost>& costs, size_t top) {
     if (costs.empty()) return;
     out << "\n" << title << ":\n";
@@ -88,20 +83,14 @@ void printJson(std::ostream& out, const std::string& label, const BuildReport& r
     out << "\n";
 }
 
-std::string parallelism(double p) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", p);
-    return buf;
-}
-
 void printSchedule(std::ostream& out, const engine::build::BuildSchedule& s, std::int64_t buildStartNs, size_t top) {
     if (s.targets == 0) return;
     const char* what = s.fromNinjaLog ? "ninja commands" : "files";
     out << "\nParallelism (" << what << "): wall " << util::formatDuration(s.wallNs) << ", busy "
-        << util::formatDuration(s.busyNs) << ", average " << parallelism(s.averageParallelism) << ", peak "
+        << util::formatDuration(s.busyNs) << ", average " << util::formatFixed(s.averageParallelism, 2) << ", peak "
         << s.peakConcurrency << "\n";
     out << "Critical path by timing only (no dependency edges are recorded): " << s.criticalPath.size() << " steps, "
-        << util::formatDuration(s.criticalPathNs) << " (" << pct(s.criticalPathNs, s.wallNs) << " of the wall)\n";
+        << util::formatDuration(s.criticalPathNs) << " (" << util::formatShare(s.criticalPathNs, s.wallNs) << " of the wall)\n";
     TablePrinter t({"#", "output", "start", "duration"});
     const size_t n = s.criticalPath.size();
     // The path's last steps are what ended the build: with --top N, the last N.
@@ -115,8 +104,8 @@ void printSchedule(std::ostream& out, const engine::build::BuildSchedule& s, std
 
 void printText(std::ostream& out, const std::string& label, const BuildReport& r, size_t top) {
     out << "build " << label << ": " << r.files.size() << " time traces, " << util::formatDuration(r.totalNs)
-        << " of compiler time: frontend " << util::formatDuration(r.frontendNs) << " (" << pct(r.frontendNs, r.totalNs)
-        << "), backend " << util::formatDuration(r.backendNs) << " (" << pct(r.backendNs, r.totalNs) << ")\n";
+        << " of compiler time: frontend " << util::formatDuration(r.frontendNs) << " (" << util::formatShare(r.frontendNs, r.totalNs)
+        << "), backend " << util::formatDuration(r.backendNs) << " (" << util::formatShare(r.backendNs, r.totalNs) << ")\n";
     out << "span " << util::formatDuration(util::satSub(r.spanEndNs, r.spanStartNs)) << ", peak parallelism " << r.peakParallelism;
     if (!r.ninjaTargets.empty())
         out << ", " << util::formatCount(static_cast<std::int64_t>(r.ninjaTargets.size())) << " ninja commands ("

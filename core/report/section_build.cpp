@@ -12,19 +12,11 @@
 #include "core/util/units.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace cs::report {
 
 namespace {
 constexpr size_t kRows = 10;
-
-std::string percent(std::int64_t part, std::int64_t whole) {
-    if (whole <= 0) return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
-    return buf;
-}
 
 // One table of costs (headers, template sets, functions): name, time, count, files, the worst file.
 void costTable(HtmlBuilder& h, const TraceReport& t, std::string_view title, std::string_view countName,
@@ -74,18 +66,17 @@ void renderBuild(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         const auto& s = b.schedule;
         h.open("p", {{"class", "hint build-totals"}});
         h.text(util::formatCount(static_cast<std::int64_t>(b.files.size())) + (b.files.size() == 1 ? " file" : " files") + " compiled in " + util::formatDuration(b.totalNs) +
-               ": frontend " + util::formatDuration(b.frontendNs) + " (" + percent(b.frontendNs, b.totalNs) + "), backend " +
-               util::formatDuration(b.backendNs) + " (" + percent(b.backendNs, b.totalNs) + ").");
+               ": frontend " + util::formatDuration(b.frontendNs) + " (" + util::formatShare(b.frontendNs, b.totalNs) + "), backend " +
+               util::formatDuration(b.backendNs) + " (" + util::formatShare(b.backendNs, b.totalNs) + ").");
         if (s.wallNs > 0) {
-            char par[32];
-            std::snprintf(par, sizeof par, "%.1f", s.averageParallelism);
-            h.text(" The build spanned " + util::formatDuration(s.wallNs) + " of wall time with " + par + " jobs on average (at most " +
+            h.text(" The build spanned " + util::formatDuration(s.wallNs) + " of wall time with " +
+                   util::formatFixed(s.averageParallelism, 2) + " jobs on average (at most " +
                    std::to_string(s.peakConcurrency) + ")" + (s.fromNinjaLog ? ", from its .ninja_log" : ", from the time traces") + ".");
         }
         if (!s.criticalPath.empty())
             h.text(" Its critical path by timing: " + std::to_string(s.criticalPath.size()) + " step" +
                    (s.criticalPath.size() == 1 ? "" : "s") + ", " + util::formatDuration(s.criticalPathNs) + " (" +
-                   percent(s.criticalPathNs, s.wallNs) + " of the wall time).");
+                   util::formatShare(s.criticalPathNs, s.wallNs) + " of the wall time).");
         h.close();
 
         if (!b.files.empty()) {

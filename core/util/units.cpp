@@ -41,4 +41,15 @@ std::string formatCount(std::int64_t n) {
     return out;
 }
 
+std::string formatShare(std::int64_t part, std::int64_t whole) {
+    if (whole <= 0) return "-";
+    return std::to_string(static_cast<long long>(std::floor(100.0 * static_cast<double>(part) / static_cast<double>(whole) + 0.5))) + " %";
+}
+
+std::string formatFixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
 }  // namespace cs::util

@@ -12,5 +12,9 @@ std::string formatDuration(std::int64_t ns);
 std::string formatBytes(std::int64_t bytes);
 // 1547576 -> "1,547,576"
 std::string formatCount(std::int64_t n);
+// part / whole as a whole percentage: (87, 100) -> "87 %"; "-" when whole <= 0.
+std::string formatShare(std::int64_t part, std::int64_t whole);
+// 2.345 -> "2.35" (decimals 2): averages such as a build's parallelism.
+std::string formatFixed(double v, int decimals);
 
 }  // namespace cs::util

@@ -281,8 +281,11 @@ TEST(ClangBuild, TimeTracesAndNinjaLogGiveTheBuildReport) {
     report::writeReport({req.output}, {}, html);
     const std::string page = html.str();
     EXPECT_NE(page.find("<section id=\"build\" data-count=\"4\""), std::string::npos);
-    EXPECT_NE(page.find("4 files compiled in " + util::formatDuration(r.totalNs) + ": frontend " + util::formatDuration(frontend)),
-              std::string::npos);
+    // The split reads the same in the report and the CLI: one formatter for both.
+    const std::string split = "frontend " + util::formatDuration(frontend) + " (" + util::formatShare(frontend, r.totalNs) +
+                              "), backend " + util::formatDuration(backend) + " (" + util::formatShare(backend, r.totalNs) + ")";
+    EXPECT_NE(page.find("4 files compiled in " + util::formatDuration(r.totalNs) + ": " + split), std::string::npos);
+    EXPECT_NE(cli.out.find(split), std::string::npos) << cli.out;
     const auto headersAt = page.find("Most expensive headers");
     ASSERT_NE(headersAt, std::string::npos);
     const auto firstRow = page.find("<code title=\"", headersAt);

@@ -37,6 +37,7 @@ LOGGERS = ("jax._src.pjit", "jax._src.compiler", "jax._src.compilation_cache", "
            "jax._src.interpreters.pxla")
 
 _installed = None  # [(logger, handler, level, propagate)], listener
+_handler = None    # the one _LogHandler while installed
 
 
 def _quoted(s):
@@ -235,8 +236,8 @@ def _on_duration(event, duration_secs, **_kwargs):
     try:
         if _cs.enabled() and event == "/jax/compilation_cache/cache_retrieval_time_sec":
             dur = _ns(duration_secs)
-            track = _installed[0][0][1].track if _installed and _installed[0] else 0
-            _cs.span_complete(_cs.CAT_CACHE_LOAD, "persistent cache read", _cs.now_ns() - dur, dur, track)
+            _cs.span_complete(_cs.CAT_CACHE_LOAD, "persistent cache read", _cs.now_ns() - dur, dur,
+                              _handler.track if _handler else 0)
     except Exception:
         pass
 
@@ -246,7 +247,7 @@ def install(loggers=None, explain=True):
     jax_explain_cache_misses (explain=True) and records JAX's cache and compile records. Returns True
     when installed; False when jax is not importable. Idempotent. `loggers` is for tests: names of
     loggers that receive records shaped as JAX's (jax itself is then not imported)."""
-    global _installed
+    global _installed, _handler
     if _installed is not None:
         return True
     jax = None
@@ -280,6 +281,7 @@ def install(loggers=None, explain=True):
         except Exception:
             pass
     _installed = (attached, listener)
+    _handler = handler
     return True
 
 
@@ -289,11 +291,11 @@ def installed():
 
 def uninstall():
     """Restores the loggers as they were."""
-    global _installed
+    global _installed, _handler
     if _installed is None:
         return
     for logger, handler, level, propagate in _installed[0]:
         logger.removeHandler(handler)
         logger.setLevel(level)
         logger.propagate = propagate
-    _installed = None
+    _installed = _handler = None

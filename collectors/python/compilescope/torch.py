@@ -268,8 +268,8 @@ class _TraceHandler(logging.Handler):
             self.records += 1
             return
         key = art.get("key") if isinstance(art.get("key"), str) else ""
-        parts = [_component(c) for c in art.get("components") or () if isinstance(art.get("components"), list)]
-        parts = [p for p in parts if p]
+        listed = art.get("components") if isinstance(art.get("components"), list) else []
+        parts = [p for p in map(_component, listed) if p]
         if parts:
             comps = [(name, _role(name), h, _short_value(h, value)) for h, name, value in parts]
         else:

@@ -1,0 +1,27 @@
+// The shared number formats: one function per format, so the CLI, the report and the GUI print the
+// same figure the same way.
+#include "core/util/units.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace {
+
+TEST(Units, ShareRoundsHalfUpAndSaysWhenThereIsNoWhole) {
+    EXPECT_EQ(cs::util::formatShare(87, 100), "87 %");
+    EXPECT_EQ(cs::util::formatShare(1, 8), "13 %");  // 12.5 rounds up
+    EXPECT_EQ(cs::util::formatShare(0, 5), "0 %");
+    EXPECT_EQ(cs::util::formatShare(3, 2), "150 %");
+    EXPECT_EQ(cs::util::formatShare(5, 0), "-");
+    EXPECT_EQ(cs::util::formatShare(5, -1), "-");
+    EXPECT_EQ(cs::util::formatShare(INT64_MAX, INT64_MAX), "100 %");
+}
+
+TEST(Units, FixedKeepsTheAskedDecimals) {
+    EXPECT_EQ(cs::util::formatFixed(2.346, 2), "2.35");
+    EXPECT_EQ(cs::util::formatFixed(1.0, 2), "1.00");
+    EXPECT_EQ(cs::util::formatFixed(0.04, 1), "0.0");
+}
+
+}  // namespace
