@@ -1,8 +1,9 @@
 // Build view: a whole build's clang time traces (and .ninja_log) as ClangBuildAnalyzer answers them.
 // The headline gives the compiler time split into frontend and backend, the build's wall time,
 // average and peak parallelism and the critical path's length; below, the files (sortable by
-// frontend, backend, total), the critical path, the headers and the templates that cost most over
-// all files. Every row leads to its span on the timeline. It renders the one analysis's build report
+// frontend, backend, total), the critical path, and one tab each for the headers, template
+// instantiations, template sets (arguments folded) and functions (optimised, generated) that cost most
+// over all files. Every row leads to its span on the timeline. It renders the one analysis's build report
 // (TraceAnalysis::build), the snapshot `compilescope build-report` prints.
 #pragma once
 
@@ -10,7 +11,10 @@
 
 #include <QWidget>
 
+#include <array>
+
 class QLabel;
+class QTabWidget;
 
 namespace cs::gui {
 
@@ -27,8 +31,13 @@ public:
     QString headline() const;
     BuildFilesModel* files() const { return m_files; }
     BuildPathModel* criticalPath() const { return m_path; }
-    BuildCostModel* headers() const { return m_headers; }
-    BuildCostModel* templates() const { return m_templates; }
+    // The cost tables, in tab order: headers, templates, template sets, functions optimised, generated.
+    enum CostTable { Headers, Templates, TemplateSets, OptimisedFunctions, GeneratedFunctions, CostTableCount };
+    BuildCostModel* costs(CostTable which) const { return m_costs[which]; }
+    BuildCostModel* headers() const { return m_costs[Headers]; }
+    BuildCostModel* templates() const { return m_costs[Templates]; }
+    FilteredTable* costTable(CostTable which) const { return m_costTables[which]; }
+    QTabWidget* costTabs() const { return m_costTabs; }
     FilteredTable* filesTable() const { return m_filesTable; }
     FilteredTable* pathTable() const { return m_pathTable; }
 
@@ -40,8 +49,9 @@ signals:
 private:
     BuildFilesModel* m_files;
     BuildPathModel* m_path;
-    BuildCostModel* m_headers;
-    BuildCostModel* m_templates;
+    std::array<BuildCostModel*, CostTableCount> m_costs{};
+    std::array<FilteredTable*, CostTableCount> m_costTables{};
+    QTabWidget* m_costTabs;
     FilteredTable* m_filesTable;
     FilteredTable* m_pathTable;
     QLabel* m_headline;

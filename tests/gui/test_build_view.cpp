@@ -23,6 +23,7 @@
 #include <QTabWidget>
 #include <QTreeView>
 
+#include <array>
 #include <filesystem>
 #include <map>
 
@@ -170,11 +171,28 @@ TEST(BuildView, ABuildTraceHasABuildTabWithTheCoreReportsFigures) {
         << headline.toStdString();
     ASSERT_EQ(view->criticalPath()->rowCount(), static_cast<int>(sched->get("critical_path")->items.size()));
     EXPECT_EQ(view->criticalPath()->index(view->criticalPath()->rowCount() - 1, 1).data().toString(), QStringLiteral("app"));
+    // Every cost tab (headers, templates, template sets, functions optimised and generated) lists the
+    // CLI's rows, in its order, with its times.
+    const std::array<const char*, BuildView::CostTableCount> keys{"headers", "templates", "template_sets", "optimised_functions",
+                                                                  "generated_functions"};
+    ASSERT_EQ(view->costTabs()->count(), static_cast<int>(BuildView::CostTableCount));
+    for (int k = 0; k < BuildView::CostTableCount; ++k) {
+        const auto which = static_cast<BuildView::CostTable>(k);
+        const auto& rows = doc.get(keys[static_cast<size_t>(k)])->items;
+        BuildCostModel* model = view->costs(which);
+        ASSERT_EQ(model->rowCount(), static_cast<int>(rows.size())) << keys[static_cast<size_t>(k)];
+        for (int r = 0; r < model->rowCount(); ++r) {
+            EXPECT_EQ(model->index(r, 0).data().toString(), qs(rows[static_cast<size_t>(r)].get("name")->str)) << keys[static_cast<size_t>(k)];
+            EXPECT_EQ(model->index(r, 1).data(SortRole).toLongLong(), static_cast<std::int64_t>(rows[static_cast<size_t>(r)].get("ns")->num));
+        }
+        expectFullTextInTooltips(model);
+    }
     EXPECT_GT(view->headers()->rowCount(), 0);
     EXPECT_GT(view->templates()->rowCount(), 0);
+    ASSERT_GT(view->costs(BuildView::TemplateSets)->rowCount(), 0);
+    EXPECT_EQ(view->costs(BuildView::TemplateSets)->index(0, 0).data().toString(), QStringLiteral("Table<$>"));
+    EXPECT_GT(view->costs(BuildView::OptimisedFunctions)->rowCount(), 0);
     expectFullTextInTooltips(view->files());
-    expectFullTextInTooltips(view->headers());
-    expectFullTextInTooltips(view->templates());
     expectFullTextInTooltips(view->criticalPath());
 
     // Sortable: by total, ascending, the shortest file comes first.
@@ -193,6 +211,12 @@ TEST(BuildView, ABuildTraceHasABuildTabWithTheCoreReportsFigures) {
     const TimelineSelection& sel = window->timeline()->plot()->selection();
     ASSERT_TRUE(sel.valid());
     EXPECT_EQ(sel.item.rowId, static_cast<std::int64_t>(sched->get("critical_path")->items.back().get("span_id")->num));
+    // A template set leads to its most expensive instantiation.
+    window->tabs()->setCurrentWidget(view);
+    QTreeView* sv = view->costTable(BuildView::TemplateSets)->view();
+    emit sv->activated(sv->model()->index(0, 0));
+    EXPECT_EQ(window->tabs()->currentWidget(), window->timeline());
+    EXPECT_EQ(window->timeline()->plot()->selection().item.rowId, view->costs(BuildView::TemplateSets)->rowAt(0)->worstSpanId);
     window->tabs()->setCurrentWidget(view);
     emit tv->activated(tv->model()->index(0, 0));
     EXPECT_EQ(window->tabs()->currentWidget(), window->timeline());
