@@ -5,6 +5,7 @@
 #include "command.h"
 
 #include "core/engine/cache/rank_divergence.h"
+#include "core/engine/session_labels.h"
 #include "core/engine/trace_analysis.h"
 #include "core/trace/reader.h"
 
@@ -64,6 +65,8 @@ void printDivergence(std::ostream& out, const engine::RankDivergence& d) {
     for (const auto& s : d.steps)
         out << "  FAIL " << s.program << " missed at step " << s.step << " on " << list(s.missedBy) << ", not on "
             << list(s.notBy) << "\n";
+    for (const auto& s : d.slow)
+        out << "  WARN " << engine::slowRankText(s) << " (the others wait for it)\n";
 }
 
 int runCheck(const std::vector<std::string>& args, CommandIo& io) {
@@ -92,21 +95,26 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
     std::vector<engine::RankTrace> ranks;
     engine::CacheFacts none;
     engine::ReplayResult noReplay;
+    // The ranks of a job often write rank0/trace.cstrace, rank1/trace.cstrace: each is named by the
+    // shortest trailing path that tells it apart, so that no two ranks share a label.
+    const std::vector<std::string> labels = engine::distinguishingSuffixes(traces);
     for (size_t i = 0; i < traces.size(); ++i) {
         analyses.push_back(engine::analyseTrace(*readers[i], {.acceptance = options}));
         const engine::TraceAnalysis& a = *analyses.back();
         if (a.cache && !a.cache->facts.empty()) {
-            printAcceptance(io.out, traceLabel(traces[i]), *a.cache);
+            printAcceptance(io.out, labels[i], *a.cache);
             anyLookups = true;
         } else {
-            printVerdict(io.out, traceLabel(traces[i]), a.verdict);
+            printVerdict(io.out, labels[i], a.verdict);
         }
         pass = pass && a.verdict.passes();
-        ranks.push_back({traceLabel(traces[i]), a.cache ? &a.cache->facts : &none, a.cache ? &a.cache->replay : &noReplay});
+        ranks.push_back({labels[i], a.cache ? &a.cache->facts : &none, a.cache ? &a.cache->replay : &noReplay,
+                         a.summary.compileNs});
     }
-    if (traces.size() > 1 && anyLookups) {
+    if (traces.size() > 1) {
+        // Programs and steps are compared where there are lookups; compile times always.
         auto d = engine::compareRanks(ranks);
-        printDivergence(io.out, d);
+        if (anyLookups || !d.slow.empty()) printDivergence(io.out, d);
         pass = pass && !d.diverges();
     }
     return pass ? Exit::Ok : Exit::CheckFailed;
@@ -124,7 +132,8 @@ Command checkCommand() {
             "    hook, +1 for a ragged split of a metric (--expect-programs N overrides the count);\n"
             "  - the replay agrees with the runtime's verdicts and cache_stats() counters.\n"
             "Each failure is printed with its reason. Given several traces (the ranks of one job), also\n"
-            "fails when ranks compiled different programs or missed at different steps.\n"
+            "fails when ranks compiled different programs or missed at different steps, and warns (without\n"
+            "failing) of a rank that compiled at least twice as long as the median rank (three ranks or more).\n"
             "Without lookups, the runtime's cache_stats() counters are judged (misses == entries per cache);\n"
             "a trace with neither (an imported Warp log, a Julia printout, a compiler time trace) has\n"
             "nothing to judge: NOT APPLICABLE, exit 0, as the GUI and the report say.\n"

@@ -353,3 +353,64 @@ TEST(Check, ATraceWithoutLookupsIsNotApplicable) {
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("NOT APPLICABLE (nothing to judge"), std::string::npos) << r.out;
 }
+
+namespace {
+const char* kSlowRank = R"(
+key gradient shape[arg 2]=128x64 graphconst=h1 world[loss]=1
+key optimizer shape[arg 2]=flat graphconst=h1
+step 1
+lookup gradient miss compile=1500s
+lookup optimizer miss compile=63s
+step 2
+lookup gradient hit
+lookup optimizer hit
+counters hits=2 misses=2 entries=2
+)";
+}  // namespace
+
+// The slow-rank rule: at least twice the median rank and 100 ms more, among three ranks or more.
+TEST(RankDivergence, ARankFarAboveTheMedianIsSlow) {
+    cs::test::TempDir dir;
+    auto a = analyse(build(dir, kTrainOnly, "r0"));
+    auto slow = analyse(build(dir, kSlowRank, "r2"));
+    using cs::engine::RankTrace;
+    auto rank = [](const char* label, const std::shared_ptr<const cs::engine::CacheAnalysis>& c, std::int64_t ns) {
+        return RankTrace{label, &c->facts, &c->replay, ns};
+    };
+    constexpr std::int64_t s = 1'000'000'000;
+    auto d = cs::engine::compareRanks({rank("r0", a, 10 * s), rank("r1", a, 11 * s), rank("r2", slow, 40 * s)});
+    EXPECT_FALSE(d.diverges()) << "same programs, same steps: a slow rank alone is a warning";
+    ASSERT_EQ(d.slow.size(), 1u);
+    EXPECT_EQ(d.slow[0].rank, "r2");
+    EXPECT_EQ(d.slow[0].medianNs, 11 * s);
+    // Its longest compiles are the evidence, longest first.
+    ASSERT_EQ(d.slow[0].longest.size(), 2u);
+    EXPECT_EQ(d.slow[0].longest[0].compileNs, 1500 * s);
+    EXPECT_EQ(d.slow[0].longest[1].compileNs, 63 * s);
+    auto findings = cs::engine::rankDivergenceFindings(d);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].kind, "cache.rank_slow");
+    EXPECT_EQ(findings[0].costNs, 29 * s) << "the time the others wait: its compile time less the median";
+    EXPECT_EQ(findings[0].title, "rank r2 compiled for 40.0 s, 3.6x the median rank's 11.0 s");
+    ASSERT_EQ(findings[0].evidence.size(), 2u);
+    EXPECT_EQ(findings[0].evidence[0].note, "in r2");
+
+    // Below twice the median, below 100 ms above it, with two ranks, or without a known time: no finding.
+    EXPECT_TRUE(cs::engine::compareRanks({rank("r0", a, 10 * s), rank("r1", a, 11 * s), rank("r2", a, 21 * s)}).slow.empty());
+    EXPECT_TRUE(cs::engine::compareRanks({rank("r0", a, 1'000'000), rank("r1", a, 1'000'000), rank("r2", a, 90'000'000)}).slow.empty());
+    EXPECT_TRUE(cs::engine::compareRanks({rank("r0", a, 10 * s), rank("r1", a, 400 * s)}).slow.empty());
+    EXPECT_TRUE(cs::engine::compareRanks({{"r0", &a->facts, &a->replay}, {"r1", &a->facts, &a->replay}, rank("r2", a, 400 * s)}).slow.empty());
+}
+
+// `check` over the ranks of one job: a slow rank is named with its time and the median, and does not
+// fail the check on its own (the programs and steps agree).
+TEST(Check, NamesASlowRankWithoutFailing) {
+    cs::test::TempDir dir;
+    auto r = runCli({"check", build(dir, kTrainOnly, "r0"), build(dir, kTrainOnly, "r1"), build(dir, kSlowRank, "r2")});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("ranks (3 traces): agree"), std::string::npos) << r.out;
+    // Every rank wrote t.cstrace in a folder of its own: each is named by the path that tells it apart.
+    EXPECT_NE(r.out.find("WARN rank r2/t.cstrace compiled for 1563 s, 2.8x the median rank's 559 s"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("WARN rank r0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("r1/t.cstrace: PASS"), std::string::npos) << r.out;
+}
