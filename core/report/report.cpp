@@ -138,6 +138,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& traces, const Report
     body.leaf("a", "Repeated hashes", {{"href", "#repeated-hashes"}});
     body.leaf("a", "Invalidation trees", {{"href", "#invalidations"}}).leaf("a", "Compiler phases", {{"href", "#phases"}});
     if (anyBuild(traces)) body.leaf("a", "Build", {{"href", "#build"}});
+    if (traces.size() > 1) body.leaf("a", "Ranks", {{"href", "#ranks"}});
     if (traces.size() > 1 || options.ledger) body.leaf("a", "Comparison", {{"href", "#comparison"}});
     body.close();
     body.open("main");
@@ -150,6 +151,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& traces, const Report
     renderInvalidations(body, traces);
     renderPhases(body, traces);
     renderBuild(body, traces);
+    renderRanks(body, traces);
     renderComparison(body, traces, options.ledger);
     renderCompileDetails(body, traces, links);
     body.close();

@@ -52,6 +52,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 tbody tr:hover{background:#f7f9fc}
 table.compact{width:auto;min-width:320px}
 tr.bad td{background:#fff7f6}
+tr.slow td{background:var(--warnbg)}
 .sev-error{color:var(--bad);font-weight:600}.sev-warning{color:var(--warn);font-weight:600}.sev-info{color:var(--ok);font-weight:600}
 .badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:11px;text-transform:uppercase;letter-spacing:.4px;border:1px solid currentColor}
 details.finding{border:1px solid var(--line);border-radius:6px;margin:6px 0;background:#fff}

@@ -66,6 +66,8 @@ void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 // A build's answers (engine/build/build_report.h); nothing at all when no trace holds a build.
 bool anyBuild(const std::vector<TraceReport>& traces);
 void renderBuild(HtmlBuilder& h, const std::vector<TraceReport>& traces);
+// Several traces as the ranks of one job (engine/cache/rank_divergence.h); nothing for one trace.
+void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderComparison(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Ledger* ledger);
 
 // Shared pieces of the renderers (section_common.cpp).

@@ -409,3 +409,40 @@ TEST(Check, NamesASlowRankWithoutFailing) {
     EXPECT_EQ(r.out.find("WARN rank r0"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("r1/t.cstrace: PASS"), std::string::npos) << r.out;
 }
+
+// The HTML report over the ranks of one job says what `check` says: the same slow rank, the same
+// text, its row marked; a report over one trace has no Ranks section.
+TEST(RankDivergence, ReportHasARanksSectionThatAgreesWithCheck) {
+    cs::test::TempDir dir;
+    const std::vector<std::string> traces{build(dir, kTrainOnly, "r0"), build(dir, kTrainOnly, "r1"), build(dir, slowRankScenario(), "r2")};
+    auto check = runCli({"check", traces[0], traces[1], traces[2]});
+    ASSERT_EQ(check.status, 0) << check.out << check.err;
+    const auto warn = check.out.find("WARN rank ");
+    ASSERT_NE(warn, std::string::npos) << check.out;
+    // check names ranks by path, the report by its tags (A, B, C): compare the figures after the name.
+    std::string figures = check.out.substr(check.out.find(" compiled for ", warn), check.out.find(" (the others", warn) - check.out.find(" compiled for ", warn));
+    figures.replace(figures.find('\''), 1, "&#39;");  // as HTML escapes it
+
+    const std::string out = dir.file("ranks.html");
+    auto r = runCli({"report", traces[0], traces[1], traces[2], "-o", out});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string html = cs::test::readFile(out);
+    const auto at = html.find("<section id=\"ranks\"");
+    ASSERT_NE(at, std::string::npos);
+    const std::string section = html.substr(at, html.find("</section>", at) - at);
+    EXPECT_NE(section.find("data-count=\"1\""), std::string::npos) << "one finding: the slow rank";
+    EXPECT_NE(section.find("Slow rank: </strong>rank C (r2/t.cstrace)" + figures), std::string::npos) << section;
+    EXPECT_NE(section.find("compiled the same programs at the same steps"), std::string::npos);
+    // Every rank listed, the slow one first and marked, with its folder in its name.
+    const auto slowRow = section.find("<tr class=\"slow\">");
+    ASSERT_NE(slowRow, std::string::npos);
+    EXPECT_LT(slowRow, section.find("<tr class=\"rank\">"));
+    EXPECT_NE(section.find("r2/t.cstrace", slowRow), std::string::npos);
+    EXPECT_NE(html.find("href=\"#ranks\""), std::string::npos);
+
+    auto one = runCli({"report", traces[0], "-o", dir.file("one.html")});
+    ASSERT_EQ(one.status, 0) << one.err;
+    const std::string single = cs::test::readFile(dir.file("one.html"));
+    EXPECT_EQ(single.find("id=\"ranks\""), std::string::npos);
+    EXPECT_EQ(single.find("href=\"#ranks\""), std::string::npos);
+}

@@ -29,14 +29,15 @@ void split(const std::vector<std::string>& ranks, const std::set<std::string>& h
 }
 // The median of the ranks' compile times (the upper one of an even count), and each rank at least
 // kSlowRankFactor times it and kSlowRankMinNs above it.
-std::vector<RankSlow> slowRanks(const std::vector<RankTrace>& ranks) {
+void findSlowRanks(const std::vector<RankTrace>& ranks, RankDivergence& d) {
     std::vector<std::int64_t> times;
     for (const auto& r : ranks)
         if (r.compileNs) times.push_back(std::max<std::int64_t>(0, *r.compileNs));
-    if (times.size() < 3) return {};  // two ranks have no majority to compare with
+    if (times.size() < 3) return;  // two ranks have no majority to compare with
     std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
     const std::int64_t median = times[times.size() / 2];
-    std::vector<RankSlow> out;
+    d.medianCompileNs = median;
+    auto& out = d.slow;
     for (const auto& r : ranks) {
         if (!r.compileNs) continue;
         const std::int64_t ns = *r.compileNs;
@@ -52,7 +53,6 @@ std::vector<RankSlow> slowRanks(const std::vector<RankTrace>& ranks) {
         out.push_back(std::move(s));
     }
     std::stable_sort(out.begin(), out.end(), [](const RankSlow& a, const RankSlow& b) { return a.compileNs > b.compileNs; });
-    return out;
 }
 }  // namespace
 
@@ -92,7 +92,7 @@ RankDivergence compareRanks(const std::vector<RankTrace>& ranks) {
         split(d.ranks, have, s.missedBy, s.notBy);
         d.steps.push_back(std::move(s));
     }
-    d.slow = slowRanks(ranks);
+    findSlowRanks(ranks, d);
     return d;
 }
 

@@ -66,6 +66,7 @@ struct RankDivergence {
     std::vector<RankProgramDivergence> programs{};
     std::vector<RankStepDivergence> steps{};
     std::vector<RankSlow> slow{};  // slowest first
+    std::optional<std::int64_t> medianCompileNs{};  // over the ranks with a known time; three or more
     // Ranks that compiled different programs or missed at different steps (check fails on it). A slow
     // rank alone is a warning: same programs, same steps, more time.
     bool diverges() const { return !programs.empty() || !steps.empty(); }

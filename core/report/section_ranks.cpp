@@ -1,0 +1,130 @@
+// Ranks: a report over several traces read as the ranks of one job, compared as `check` compares
+// them (engine/cache/rank_divergence.h, the same function): each rank's compile time beside the
+// median rank's, the programs not every rank compiled, the steps at which only some ranks missed,
+// and the ranks that compiled far longer than the others.
+//
+// Why in the report: a distributed job's owner opens one report for all its ranks; the job moves at
+// the pace of its slowest rank, so the rank that diverges is the first thing to see, with its
+// evidence, not something to find by reading 256 summaries.
+#include "core/engine/cache/rank_divergence.h"
+#include "core/engine/session_labels.h"
+#include "core/engine/trace_analysis.h"
+#include "core/report/sections.h"
+
+#include "core/util/units.h"
+
+#include <algorithm>
+
+namespace cs::report {
+
+namespace {
+constexpr size_t kRankRows = 300;   // every rank of a large job, then a count
+constexpr size_t kListRows = 50;    // divergent programs, steps
+
+std::string joined(const std::vector<std::string>& v, size_t most = 12) {
+    std::string s;
+    for (size_t i = 0; i < v.size() && i < most; ++i) s += (s.empty() ? "" : ", ") + v[i];
+    if (v.size() > most) s += ", ... (" + std::to_string(v.size()) + " in all)";
+    return s;
+}
+}  // namespace
+
+void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
+    if (traces.size() < 2) return;
+    engine::CacheFacts none;
+    engine::ReplayResult noReplay;
+    std::vector<engine::RankTrace> ranks;
+    for (const auto& t : traces) {
+        const auto* cache = t.analysis ? t.analysis->cache.get() : nullptr;
+        std::optional<std::int64_t> compile;
+        if (t.analysis) compile = t.analysis->summary.compileNs;
+        ranks.push_back({t.label, cache ? &cache->facts : &none, cache ? &cache->replay : &noReplay, compile});
+    }
+    const engine::RankDivergence d = engine::compareRanks(ranks);
+    std::vector<std::string> paths;
+    for (const auto& t : traces) paths.push_back(t.path);
+    const std::vector<std::string> names = engine::distinguishingSuffixes(paths);
+    openSection(h, "ranks", "Ranks",
+                static_cast<std::int64_t>(d.programs.size() + d.steps.size() + d.slow.size()));
+    h.open("p", {{"class", "hint ranks-verdict"}});
+    h.text(std::to_string(traces.size()) + " traces read as the ranks of one job: ");
+    h.text(d.diverges() ? "they DIVERGE (different programs or different steps: compilescope check fails)."
+                        : "they compiled the same programs at the same steps.");
+    if (d.medianCompileNs) h.text(" The median rank compiled for " + util::formatDuration(*d.medianCompileNs) + ".");
+    if (!d.slow.empty())
+        h.text(" " + std::to_string(d.slow.size()) + (d.slow.size() == 1 ? " rank" : " ranks") +
+               " compiled at least twice as long as the median: the others wait for " + (d.slow.size() == 1 ? "it." : "them."));
+    h.close();
+
+    for (engine::RankSlow s : d.slow) {
+        // The tag and the trace's path: "rank F (rank5/trace.cstrace)".
+        for (size_t i = 0; i < traces.size(); ++i)
+            if (traces[i].label == s.rank) s.rank += " (" + names[i] + ")";
+        h.open("p", {{"class", "warnbox rank-slow"}});
+        h.leaf("strong", "Slow rank: ").text(engine::slowRankText(s) + "; the others wait " +
+                                             util::formatDuration(util::satSub(s.compileNs, s.medianNs)) + " for it.");
+        h.close();
+    }
+    if (!d.programs.empty()) {
+        h.leaf("h3", "Programs not every rank compiled");
+        openWideTable(h, {{"class", "rank-programs"}}, {"program (key)", "compiled by", "not by", "#compile time"});
+        for (size_t i = 0; i < d.programs.size() && i < kListRows; ++i) {
+            const auto& p = d.programs[i];
+            std::int64_t ns = 0;
+            for (const auto& c : p.compiles) ns = util::satAdd(ns, c.compileNs);
+            h.open("tr");
+            h.open("td").open("code").shortText(p.key, 200).close().close();
+            h.leaf("td", joined(p.compiledBy)).leaf("td", joined(p.notBy));
+            h.leaf("td", util::formatDuration(ns), {{"class", "num"}, {"data-v", ns}});
+            h.close();
+        }
+        closeWideTable(h);
+        moreRows(h, static_cast<std::int64_t>(d.programs.size()), std::min(d.programs.size(), kListRows));
+    }
+    if (!d.steps.empty()) {
+        h.leaf("h3", "Steps at which only some ranks missed");
+        openWideTable(h, {{"class", "rank-steps"}}, {"program", "#step", "missed on", "not on"});
+        for (size_t i = 0; i < d.steps.size() && i < kListRows; ++i) {
+            const auto& s = d.steps[i];
+            h.open("tr");
+            h.open("td").open("code").shortText(s.program, 120).close().close();
+            h.leaf("td", std::to_string(s.step), {{"class", "num"}, {"data-v", s.step}});
+            h.leaf("td", joined(s.missedBy)).leaf("td", joined(s.notBy));
+            h.close();
+        }
+        closeWideTable(h);
+        moreRows(h, static_cast<std::int64_t>(d.steps.size()), std::min(d.steps.size(), kListRows));
+    }
+
+    // Every rank, slowest first: its compile time, against the median, and its misses.
+    std::vector<size_t> order(traces.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto compileOf = [&](size_t i) { return ranks[i].compileNs.value_or(0); };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return compileOf(a) > compileOf(b); });
+    h.leaf("h3", "Every rank, slowest first");
+    openWideTable(h, {{"class", "sortable rank-table"}}, {"rank", "trace", "#compile time", "#x median", "#misses"});
+    for (size_t k = 0; k < order.size() && k < kRankRows; ++k) {
+        const size_t i = order[k];
+        const auto& t = traces[i];
+        const bool slow = std::any_of(d.slow.begin(), d.slow.end(), [&](const engine::RankSlow& s) { return s.rank == t.label; });
+        std::int64_t misses = 0;
+        for (const auto& o : ranks[i].replay->outcomes) misses += o.hit ? 0 : 1;
+        h.open("tr", {{"class", slow ? "slow" : "rank"}});
+        h.open("td").leaf("span", t.label, {{"class", "tag"}}).close();
+        h.open("td").open("code", {{"title", t.path}}).shortText(names[i], 100).close().close();
+        h.leaf("td", util::formatDuration(compileOf(i)), {{"class", "num"}, {"data-v", compileOf(i)}});
+        if (d.medianCompileNs && *d.medianCompileNs > 0)
+            h.leaf("td", util::formatFixed(static_cast<double>(compileOf(i)) / static_cast<double>(*d.medianCompileNs), 2),
+                   {{"class", "num"}, {"data-v", compileOf(i)}});
+        else
+            h.leaf("td", "-", {{"class", "num"}, {"data-v", 0}});
+        h.leaf("td", util::formatCount(misses), {{"class", "num"}, {"data-v", misses}});
+        h.close();
+    }
+    closeWideTable(h);
+    moreRows(h, static_cast<std::int64_t>(order.size()), std::min(order.size(), kRankRows));
+    sourceNote(h, "replay engine: the comparison `compilescope check` makes of several traces");
+    h.close();  // section
+}
+
+}  // namespace cs::report
