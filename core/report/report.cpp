@@ -6,14 +6,18 @@
 #include "core/report/report_assets.h"
 #include "core/report/sections.h"
 
+#include "core/engine/cache/rank_divergence.h"
 #include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
 #include "core/util/saturating.h"
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace cs::report {
 
@@ -118,7 +122,18 @@ std::string document(const std::string& title, const HtmlBuilder& body) {
     return doc.str() + "\n";
 }
 
-std::string renderIndexPage(const std::vector<TraceReport>& traces, const ReportOptions& options, const Links& links) {
+// The traces rendered section by section (TraceReport::detailed).
+std::vector<TraceReport> detailedOnly(const std::vector<TraceReport>& all) {
+    std::vector<TraceReport> out;
+    for (const auto& t : all)
+        if (t.detailed) out.push_back(t);
+    return out;
+}
+
+std::string renderIndexPage(const std::vector<TraceReport>& all, const ReportOptions& options, const Links& links) {
+    const bool everyTrace = std::all_of(all.begin(), all.end(), [](const TraceReport& t) { return t.detailed; });
+    const std::vector<TraceReport> someTraces = everyTrace ? std::vector<TraceReport>{} : detailedOnly(all);
+    const std::vector<TraceReport>& traces = everyTrace ? all : someTraces;
     HtmlBuilder body;
     body.open("body");
     body.open("header", {{"class", "top"}});
@@ -126,22 +141,28 @@ std::string renderIndexPage(const std::vector<TraceReport>& traces, const Report
     body.open("p", {{"class", "traces"}});
     for (size_t i = 0; i < traces.size(); ++i) {
         if (i) body.text("  \xC2\xB7  ");
-        if (traces.size() > 1) body.leaf("span", traces[i].label, {{"class", "tag"}});
+        if (all.size() > 1) body.leaf("span", traces[i].label, {{"class", "tag"}});
         body.open("code").shortText(traces[i].path, 160).close();
     }
+    if (traces.size() < all.size())
+        body.text("  \xC2\xB7  and " + std::to_string(all.size() - traces.size()) + " more traces, in Ranks");
     body.close().close();
-    renderLossBanner(body, traces);
+    renderLossBanner(body, all);  // what any trace is missing, detailed or not
+    // A report over many ranks is a report on the ranks: their section comes first.
+    const bool ranksFirst = !everyTrace;
     body.open("nav", {{"class", "toc"}});
+    if (ranksFirst) body.leaf("a", "Ranks", {{"href", "#ranks"}});
     body.leaf("a", "Summary", {{"href", "#summary"}}).leaf("a", "Compiles", {{"href", "#compiles"}});
     body.leaf("a", "Findings", {{"href", "#findings"}});
     body.leaf("a", "Timeline", {{"href", "#timeline"}}).leaf("a", "Cache misses", {{"href", "#cache-misses"}});
     body.leaf("a", "Repeated hashes", {{"href", "#repeated-hashes"}});
     body.leaf("a", "Invalidation trees", {{"href", "#invalidations"}}).leaf("a", "Compiler phases", {{"href", "#phases"}});
     if (anyBuild(traces)) body.leaf("a", "Build", {{"href", "#build"}});
-    if (traces.size() > 1) body.leaf("a", "Ranks", {{"href", "#ranks"}});
+    if (all.size() > 1 && !ranksFirst) body.leaf("a", "Ranks", {{"href", "#ranks"}});
     if (traces.size() > 1 || options.ledger) body.leaf("a", "Comparison", {{"href", "#comparison"}});
     body.close();
     body.open("main");
+    if (ranksFirst) renderRanks(body, all);
     renderSummary(body, traces);
     renderCompileIndex(body, traces, links);
     renderFindings(body, traces, links);
@@ -151,13 +172,13 @@ std::string renderIndexPage(const std::vector<TraceReport>& traces, const Report
     renderInvalidations(body, traces);
     renderPhases(body, traces);
     renderBuild(body, traces);
-    renderRanks(body, traces);
+    if (!ranksFirst) renderRanks(body, all);
     renderComparison(body, traces, options.ledger);
     renderCompileDetails(body, traces, links);
     body.close();
     body.open("footer").text("Written by ").shortText(options.generator, 80)
         .text(". Self-contained: no network access, scripts limited by a Content-Security-Policy.").close();
-    body.jsonBlock("report-data", reportJson(traces));
+    body.jsonBlock("report-data", reportJson(all));  // every trace's figures, detailed or not
     body.scriptBlock(kReportJs);
     body.close();  // body
     return document(options.title, body);
@@ -201,15 +222,54 @@ std::vector<ReportPage> renderReportPages(const std::vector<TraceReport>& traces
 }
 
 namespace {
+std::string traceTag(size_t i) {
+    std::string label(1, static_cast<char>('A' + static_cast<int>(i % 26)));
+    if (i >= 26) label += std::to_string(i / 26);
+    return label;
+}
+
+// Analyses the traces `which` of `paths` on every core (each with its own connection; the engine
+// keeps no shared state). The first failure, in trace order, is rethrown once all have stopped.
+std::vector<std::shared_ptr<const engine::TraceAnalysis>> analyseMany(const std::vector<std::string>& paths,
+                                                                      const std::vector<size_t>& which,
+                                                                      const engine::AnalysisOptions& options) {
+    std::vector<std::shared_ptr<const engine::TraceAnalysis>> out(which.size());
+    std::vector<std::exception_ptr> errors(which.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t k = next++; k < which.size(); k = next++) {
+            try {
+                out[k] = engine::analyseTraceFile(paths[which[k]], options);
+            } catch (...) {
+                errors[k] = std::current_exception();
+            }
+        }
+    };
+    const size_t threads = std::min<size_t>(which.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    return out;
+}
+
 std::vector<TraceReport> collectAll(const std::vector<std::string>& tracePaths, const ReportOptions& options) {
+    const engine::AnalysisOptions full{.timelineBuckets = options.timelineBuckets, .compileIndexRows = options.compileIndexRows};
+    std::vector<size_t> all(tracePaths.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const bool many = options.detailedTraces > 0 && tracePaths.size() > options.detailedTraces;
+    // Many ranks: every trace without the timeline digest and the compile index (only detailed
+    // traces render them), then the ranks worth detailing analysed in full.
+    auto analyses = analyseMany(tracePaths, all, many ? engine::AnalysisOptions{} : full);
     std::vector<TraceReport> traces;
-    for (size_t i = 0; i < tracePaths.size(); ++i) {
-        std::string label(1, static_cast<char>('A' + static_cast<int>(i % 26)));
-        if (i >= 26) label += std::to_string(i / 26);
-        traces.push_back(collectTrace(engine::analyseTraceFile(tracePaths[i], {.timelineBuckets = options.timelineBuckets,
-                                                                               .compileIndexRows = options.compileIndexRows}),
-                                      label));
-    }
+    for (size_t i = 0; i < tracePaths.size(); ++i) traces.push_back(collectTrace(analyses[i], traceTag(i)));
+    if (!many) return traces;
+    const std::vector<size_t> detail = ranksToDetail(traces, compareTraceRanks(traces), options.detailedTraces);
+    const auto detailed = analyseMany(tracePaths, detail, full);
+    for (auto& t : traces) t.detailed = false;
+    for (size_t k = 0; k < detail.size(); ++k) traces[detail[k]] = collectTrace(detailed[k], traceTag(detail[k]));
     return traces;
 }
 }  // namespace

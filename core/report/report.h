@@ -31,6 +31,10 @@ struct ReportOptions {
     // Compiles listed in the index with their details (all are counted); misses, compiles and errors
     // first. 500 keep a 1M-event report under 5 MB; a split report can list more.
     size_t compileIndexRows = 500;
+    // Over more traces than this (the ranks of one job), only the first trace and the ranks that
+    // diverge or compile far longer are rendered section by section; every trace is in Ranks. Keeps
+    // a 256-rank report readable and small. 0: detail every trace.
+    size_t detailedTraces = 8;
 };
 
 // One file of a split report, its path relative to the report's folder.
@@ -46,8 +50,8 @@ TraceReport collectTrace(std::shared_ptr<const engine::TraceAnalysis> analysis, 
 // The whole document for already collected traces (the first is the comparison's baseline).
 std::string renderReport(const std::vector<TraceReport>& traces, const ReportOptions& options);
 
-// Opens and analyses each trace once (throws trace::TraceError for an unreadable one) and writes the
-// report.
+// Opens and analyses each trace (throws trace::TraceError for an unreadable one; several traces are
+// analysed on all cores) and writes the report.
 void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out);
 
 // `report --split DIR`, for very large traces, as tlparse writes its output folder: index.html (the

@@ -102,6 +102,10 @@ struct Invalidations {
 
 struct TraceReport {
     std::string path, label;
+    // Rendered section by section. A report over more traces than ReportOptions::detailedTraces (the
+    // ranks of a large job) details the first and those the Ranks section names; the others are
+    // analysed without a timeline digest or compile index and appear in Ranks only.
+    bool detailed = true;
     std::shared_ptr<const engine::TraceAnalysis> analysis;  // what every section renders
     Summary summary;
     std::vector<engine::Finding> findings;

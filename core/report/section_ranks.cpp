@@ -29,17 +29,45 @@ std::string joined(const std::vector<std::string>& v, size_t most = 12) {
 }
 }  // namespace
 
-void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
-    if (traces.size() < 2) return;
-    engine::CacheFacts none;
-    engine::ReplayResult noReplay;
+namespace {
+const engine::CacheFacts kNoFacts;
+const engine::ReplayResult kNoReplay;
+
+std::vector<engine::RankTrace> rankTraces(const std::vector<TraceReport>& traces) {
     std::vector<engine::RankTrace> ranks;
     for (const auto& t : traces) {
         const auto* cache = t.analysis ? t.analysis->cache.get() : nullptr;
         std::optional<std::int64_t> compile;
         if (t.analysis) compile = t.analysis->summary.compileNs;
-        ranks.push_back({t.label, cache ? &cache->facts : &none, cache ? &cache->replay : &noReplay, compile});
+        ranks.push_back({t.label, cache ? &cache->facts : &kNoFacts, cache ? &cache->replay : &kNoReplay, compile});
     }
+    return ranks;
+}
+}  // namespace
+
+engine::RankDivergence compareTraceRanks(const std::vector<TraceReport>& traces) { return engine::compareRanks(rankTraces(traces)); }
+
+std::vector<size_t> ranksToDetail(const std::vector<TraceReport>& traces, const engine::RankDivergence& d, size_t most) {
+    std::vector<size_t> out;
+    auto add = [&](const std::string& label) {
+        for (size_t i = 0; i < traces.size(); ++i)
+            if (traces[i].label == label && std::find(out.begin(), out.end(), i) == out.end() && out.size() < most) out.push_back(i);
+    };
+    if (!traces.empty()) add(traces[0].label);
+    for (const auto& s : d.slow) add(s.rank);
+    // The side with fewer ranks is the one that did something different.
+    auto minority = [&](const std::vector<std::string>& a, const std::vector<std::string>& b) {
+        for (const auto& r : a.size() <= b.size() ? a : b) add(r);
+    };
+    for (const auto& p : d.programs) minority(p.compiledBy, p.notBy);
+    for (const auto& s : d.steps) minority(s.missedBy, s.notBy);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
+    if (traces.size() < 2) return;
+    const std::vector<engine::RankTrace> ranks = rankTraces(traces);
     const engine::RankDivergence d = engine::compareRanks(ranks);
     std::vector<std::string> paths;
     for (const auto& t : traces) paths.push_back(t.path);
@@ -51,10 +79,20 @@ void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
     h.text(d.diverges() ? "they DIVERGE (different programs or different steps: compilescope check fails)."
                         : "they compiled the same programs at the same steps.");
     if (d.medianCompileNs) h.text(" The median rank compiled for " + util::formatDuration(*d.medianCompileNs) + ".");
-    if (!d.slow.empty())
-        h.text(" " + std::to_string(d.slow.size()) + (d.slow.size() == 1 ? " rank" : " ranks") +
-               " compiled at least twice as long as the median: the others wait for " + (d.slow.size() == 1 ? "it." : "them."));
+    if (!d.slow.empty()) {
+        std::string slow = std::to_string(d.slow.size());
+        slow += d.slow.size() == 1 ? " rank compiled at least twice as long as the median: the others wait for it."
+                                   : " ranks compiled at least twice as long as the median: the others wait for them.";
+        h.text(" ").text(slow);
+    }
     h.close();
+    std::vector<std::string> detailed;
+    for (const auto& t : traces)
+        if (t.detailed) detailed.push_back(t.label);
+    if (detailed.size() < traces.size())
+        h.leaf("p", "Detailed in the other sections: " + joined(detailed, 16) + " (the first rank and the ranks that diverge or are slow). The other " +
+                        std::to_string(traces.size() - detailed.size()) + " ranks are in this section only; open a trace alone for its details.",
+               {{"class", "hint ranks-detailed"}});
 
     for (engine::RankSlow s : d.slow) {
         // The tag and the trace's path: "rank F (rank5/trace.cstrace)".

@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace cs::engine {
+struct RankDivergence;
 struct CacheAnalysis;
 struct CompileEntry;
 struct TraceAnalysis;
@@ -68,6 +69,11 @@ bool anyBuild(const std::vector<TraceReport>& traces);
 void renderBuild(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 // Several traces as the ranks of one job (engine/cache/rank_divergence.h); nothing for one trace.
 void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces);
+// The comparison renderRanks shows, over the traces' analyses (labels: the traces' tags).
+engine::RankDivergence compareTraceRanks(const std::vector<TraceReport>& traces);
+// The traces worth detailing in a report over many ranks, at most `most`, in report order: the
+// first (the baseline), the slow ranks, then the minority side of each divergent program and step.
+std::vector<size_t> ranksToDetail(const std::vector<TraceReport>& traces, const engine::RankDivergence& d, size_t most);
 void renderComparison(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Ledger* ledger);
 
 // Shared pieces of the renderers (section_common.cpp).

@@ -446,3 +446,42 @@ TEST(RankDivergence, ReportHasARanksSectionThatAgreesWithCheck) {
     EXPECT_EQ(single.find("id=\"ranks\""), std::string::npos);
     EXPECT_EQ(single.find("href=\"#ranks\""), std::string::npos);
 }
+
+// A report over more traces than ReportOptions::detailedTraces (8): every rank is in Ranks and in
+// the report's data, but only the first rank and the slow one are rendered section by section.
+TEST(RankDivergence, ReportOverManyRanksDetailsTheFirstAndTheSlowOnly) {
+    cs::test::TempDir dir;
+    std::vector<std::string> args{"report"};
+    for (int r = 0; r < 12; ++r) {
+        const std::string name = "r" + std::to_string(r);
+        args.push_back(build(dir, r == 9 ? slowRankScenario() : std::string(kTrainOnly), name));
+    }
+    const std::string out = dir.file("many.html");
+    args.insert(args.end(), {"-o", out});
+    auto r = runCli(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string html = cs::test::readFile(out);
+    auto section = [&](const std::string& id) {
+        const auto at = html.find("<section id=\"" + id + "\"");
+        return at == std::string::npos ? std::string() : html.substr(at, html.find("</section>", at) - at);
+    };
+    auto count = [](const std::string& s, const std::string& what) {
+        size_t n = 0;
+        for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+        return n;
+    };
+    const std::string ranks = section("ranks");
+    ASSERT_FALSE(ranks.empty());
+    EXPECT_EQ(count(ranks, "<tr class=\"slow\">") + count(ranks, "<tr class=\"rank\">"), 12u) << "every rank is listed";
+    EXPECT_NE(ranks.find("Detailed in the other sections: A, J "), std::string::npos) << ranks;
+    EXPECT_NE(html.find("and 10 more traces, in Ranks"), std::string::npos);
+    EXPECT_LT(html.find("<section id=\"ranks\""), html.find("<section id=\"summary\"")) << "a report on many ranks opens with them";
+    const std::string summary = section("summary");
+    EXPECT_EQ(count(summary, "class=\"trace-summary\""), 2u);
+    EXPECT_NE(summary.find("data-trace=\"A\""), std::string::npos);
+    EXPECT_NE(summary.find("data-trace=\"J\""), std::string::npos);
+    // The machine-readable figures keep every trace.
+    const auto data = html.find("id=\"report-data\"");
+    ASSERT_NE(data, std::string::npos);
+    EXPECT_EQ(count(html.substr(data, html.find("</script>", data) - data), "\"label\":"), 12u);
+}

@@ -37,8 +37,12 @@ const char* kSnoopFix =
 // One pass over the Julia timing track's spans and one over their args, keyed by span id.
 JuliaTimingReport loadJuliaTiming(const trace::TraceReader& reader) {
     JuliaTimingReport r;
-    const std::string julia = "FROM spans s JOIN tracks t ON t.id = s.track_id JOIN strings tn ON tn.id = t.name_sid "
-                              "WHERE tn.str = 'julia compiles'";
+    // The track first (a few rows): a trace without one, the common case, costs no scan of its spans.
+    std::string tracks;
+    reader.query("SELECT t.id FROM tracks t JOIN strings tn ON tn.id = t.name_sid WHERE tn.str = 'julia compiles'",
+                 [&](sqlite3_stmt* st) { tracks += (tracks.empty() ? "" : ",") + std::to_string(trace::colInt(st, 0)); });
+    if (tracks.empty()) return r;
+    const std::string julia = "FROM spans s JOIN tracks t ON t.id = s.track_id WHERE s.track_id IN (" + tracks + ")";
     struct Raw {
         JuliaTimingReport::Row row;
         int category = 0;

@@ -108,6 +108,15 @@ void addLoad(ModuleSummary& m, const ModuleLoad& l) {
     }
     m.loads.push_back(l);
 }
+
+// The ids of the strings matching `where`, comma-separated ("" when none): a span query on a few
+// names filters by id.
+std::string stringIds(const trace::TraceReader& reader, const std::string& where) {
+    std::string ids;
+    reader.query("SELECT id FROM strings WHERE " + where,
+                 [&](sqlite3_stmt* st) { ids += (ids.empty() ? "" : ",") + std::to_string(trace::colInt(st, 0)); });
+    return ids;
+}
 }  // namespace
 
 ModuleReport groupLoads(std::vector<ModuleLoad> loads) {
@@ -193,9 +202,13 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                  });
     // Kernel lookup failures are kept by the log importer as launch spans named "Failed to find
     // <mode> kernel" with module / kernel / device / origin arguments.
+    // Each span query looks for a few names: their string ids first (the strings table is far smaller
+    // than the spans), so that a trace without such a span, the common case, scans no spans.
+    const std::string failures = stringIds(reader, "str LIKE 'Failed to find % kernel'");
+    if (!failures.empty())
     reader.query("SELECT sp.id, t.session_id, n.str FROM spans sp JOIN tracks t ON t.id = sp.track_id "
                  "JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_LAUNCH) +
-                     " AND n.str LIKE 'Failed to find % kernel' ORDER BY sp.id",
+                     " AND sp.name_sid IN (" + failures + ") ORDER BY sp.id",
                  [&](sqlite3_stmt* st) {
                      std::string name = trace::colText(st, 2);
                      if (name.size() < 22) return;
@@ -203,10 +216,12 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                                                  .sessionId = trace::colInt(st, 1),
                                                  .mode = name.substr(15, name.size() - 22)});
                  });
+    const std::string banners = stringIds(reader, "str LIKE 'Warp%initialized'");
+    if (!banners.empty())
     reader.query("SELECT t.session_id, k.str, a.value FROM spans sp JOIN tracks t ON t.id = sp.track_id "
-                 "JOIN strings n ON n.id = sp.name_sid JOIN span_args a ON a.span_id = sp.id "
+                 "JOIN span_args a ON a.span_id = sp.id "
                  "JOIN strings k ON k.id = a.key_sid WHERE sp.category = " + std::to_string(CS_CAT_INIT) +
-                     " AND n.str LIKE 'Warp%initialized' ORDER BY sp.id, a.rowid",
+                     " AND sp.name_sid IN (" + banners + ") ORDER BY sp.id, a.rowid",
                  [&](sqlite3_stmt* st) {
                      r.banners[trace::colInt(st, 0)][trace::colText(st, 1)] = trace::colText(st, 2);
                  });
