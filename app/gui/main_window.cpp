@@ -5,6 +5,7 @@
 #include "app/models/text.h"
 #include "core/engine/export/tef_export.h"
 #include "core/engine/julia/invalidation_findings.h"
+#include "core/engine/session_labels.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 #include "core/trace/live_registry.h"
@@ -323,8 +324,27 @@ void MainWindow::openTraces(const QStringList& paths) {
         m_traceChooser->addItem(d.label, d.path);
         addRecent(d.path);
     }
+    relabelDocuments();
     if (m_current < 0 && !m_docs.empty()) setCurrentDocument(0);
     updateProgressUi();
+}
+
+// Each trace named by the shortest trailing path that tells it apart from the others open: the
+// ranks of a job all write trace.cstrace, each in a folder of its own (rank0/trace.cstrace). The
+// label names its lanes' groups and its entry in the chooser.
+void MainWindow::relabelDocuments() {
+    std::vector<std::string> paths;
+    for (const TraceDocument& d : m_docs) paths.push_back(d.path.toStdString());
+    const std::vector<std::string> names = cs::engine::distinguishingSuffixes(paths);
+    bool changed = false;
+    for (std::size_t i = 0; i < m_docs.size(); ++i) {
+        const QString label = QString::fromStdString(names[i]);
+        if (label == m_docs[i].label) continue;
+        m_docs[i].label = label;
+        m_traceChooser->setItemText(static_cast<int>(i), label);
+        changed = changed || m_docs[i].timeline;
+    }
+    if (changed) refreshTimeline(true);
 }
 
 bool MainWindow::isLoading() const { return !m_progressOf.empty(); }
@@ -377,6 +397,7 @@ void MainWindow::refreshTimeline(bool keepView) {
     std::vector<TimelineSource> sources;
     for (const TraceDocument& d : m_docs)
         if (d.timeline) sources.push_back({d.label, d.timeline});
+    m_timeline->plot()->setOpenTraces(m_docs.size());
     m_timeline->plot()->setSources(std::move(sources), keepView);
 }
 

@@ -106,6 +106,7 @@ private:
     const TraceDocument* doc(int id) const;
     void refreshViews();
     void refreshTimeline(bool keepView = false);
+    void relabelDocuments();  // each trace named by the path that tells it apart from the others open
     void updateProgressUi();
     int timelineSourceOf(int docIndex) const;
     // Selects the span of source row `rowId` on a lane of `kind` of the current document's timeline

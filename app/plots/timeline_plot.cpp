@@ -278,7 +278,12 @@ void TimelinePlot::layoutRows() {
                                                  : d.marks[static_cast<std::size_t>(marks.front())].process);
             m_groups.push_back(g);
             addRow(-1, -1, 1, g.label, true);
-            if (m_collapsed.contains(groupKey(static_cast<int>(m_groups.size()) - 1))) continue;
+            const QString key = groupKey(static_cast<int>(m_groups.size()) - 1);
+            if (!m_seenGroups.contains(key)) {
+                m_seenGroups.insert(key);
+                if (std::max(m_sources.size(), m_openTraces) > kExpandedTraces) m_collapsed.insert(key);
+            }
+            if (m_collapsed.contains(key)) continue;
             // A session's cache-lookup row comes right above its lanes. Rows under a header are
             // labelled without the process: the header says it once.
             for (int m : marks) addRow(-1, m, 1, QStringLiteral("cache lookups"), false);

@@ -103,6 +103,12 @@ public:
 
     // Process groups: each session's lanes sit under a header row ("▾ warp pid 4121 · 3 lanes") that a
     // click collapses or expands; a collapsed group's lanes are not drawn. Kept across live refreshes.
+    // With more than kExpandedTraces traces open (the ranks of one job), groups start collapsed: one
+    // header row per rank, expanded one at a time.
+    static constexpr std::size_t kExpandedTraces = 8;
+    // How many traces are open, loaded or not (their timelines arrive one by one): the default above
+    // counts them, so the first ranks to load start collapsed too.
+    void setOpenTraces(std::size_t n) { m_openTraces = n; }
     int groupCount() const { return static_cast<int>(m_groups.size()); }
     QString groupLabel(int group) const;
     bool groupCollapsed(int group) const;
@@ -210,6 +216,10 @@ private:
     TimelineRange m_range;
     std::vector<Group> m_groups;
     QSet<QString> m_collapsed;  // groupKey()s of collapsed groups
+    // groupKey()s laid out before: a group's default (collapsed when many traces are open, as the
+    // ranks of one job are) applies once, then the user's click rules.
+    QSet<QString> m_seenGroups;
+    std::size_t m_openTraces = 0;
     QSet<QString> m_pinned;     // laneKey()s of pinned lanes
     double m_pinnedRows = 0;    // height of the pinned band, value-axis units (0: none)
     // Search hits: (source, lane) -> their row ids; looked up per drawn span, so no text is built.

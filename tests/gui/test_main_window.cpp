@@ -21,6 +21,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QColor>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -28,6 +29,8 @@
 #include <QTest>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
+
+#include <filesystem>
 
 using namespace cs::gui;
 namespace demo = cs::test::demo;
@@ -368,4 +371,51 @@ TEST_F(MainWindowTest, EngineFindingJumpsToItsRowsAndTimelineRange) {
     EXPECT_LT(b - a, 2 * (*f.endNs - *f.startNs) + 1);
     QModelIndex row = window->modules()->table()->view()->currentIndex();
     EXPECT_TRUE(row.data().toString().startsWith(QStringLiteral("hash "))) << row.data().toString().toStdString();
+}
+
+// The ranks of one job: ten traces, each rank's trace.cstrace in a folder of its own. Each is named
+// by the path that tells it apart (lanes, chooser), and with more than eight traces open every
+// rank's group starts collapsed, one header row each, until the user opens one.
+TEST_F(MainWindowTest, ManyRanksAreNamedApartAndStartCollapsed) {
+    auto rank = [&](int r) {
+        const std::string folder = dir.file("rank" + std::to_string(r));
+        std::filesystem::create_directories(folder);
+        const std::string p = folder + "/trace.cstrace";
+        cs::trace::TraceWriter w(p, {});
+        auto s = w.addSession({.runtime = w.intern("bench"), .startNs = 0});
+        auto t = w.addTrack({.sessionId = s, .name = w.intern("worker")});
+        w.addSpan({.trackId = t, .startNs = 100, .durNs = 1000 + r, .category = CS_CAT_COMPILE, .name = w.intern("compile")});
+        w.endSession(s, 5000, 0);
+        w.finalize();
+        return QString::fromStdString(p);
+    };
+    QStringList paths;
+    for (int r = 0; r < 10; ++r) paths << rank(r);
+    open(paths);
+    ASSERT_EQ(window->documents().size(), 10u);
+    EXPECT_EQ(window->documents()[3].label, QStringLiteral("rank3/trace.cstrace"));
+    QComboBox* chooser = nullptr;  // the trace chooser: the combo box that lists the ten traces
+    for (auto* c : window->findChildren<QComboBox*>())
+        if (c->count() == 10) chooser = c;
+    ASSERT_NE(chooser, nullptr);
+    EXPECT_EQ(chooser->itemText(7), QStringLiteral("rank7/trace.cstrace"));
+    TimelinePlot* p = window->timeline()->plot();
+    ASSERT_EQ(p->groupCount(), 10);
+    for (int g = 0; g < p->groupCount(); ++g) EXPECT_TRUE(p->groupCollapsed(g)) << p->groupLabel(g).toStdString();
+    EXPECT_TRUE(p->groupLabel(5).startsWith(QStringLiteral("rank5/trace.cstrace: "))) << p->groupLabel(5).toStdString();
+    // Opened by the user, a rank stays open when another rank is opened; the new one starts collapsed.
+    p->setGroupCollapsed(5, false);
+    open({rank(10)});
+    ASSERT_EQ(p->groupCount(), 11);
+    EXPECT_FALSE(p->groupCollapsed(5));
+    EXPECT_TRUE(p->groupCollapsed(4));
+    EXPECT_TRUE(p->groupCollapsed(10));
+}
+
+// Two traces (a comparison, not a job's ranks) start expanded.
+TEST_F(MainWindowTest, TwoTracesStartExpanded) {
+    open({path, path});
+    TimelinePlot* p = window->timeline()->plot();
+    ASSERT_GT(p->groupCount(), 0);
+    for (int g = 0; g < p->groupCount(); ++g) EXPECT_FALSE(p->groupCollapsed(g));
 }
