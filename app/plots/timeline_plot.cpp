@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QFile>
+#include <QFontMetrics>
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -543,7 +544,19 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             ++m_lanes->drawn;
         }
     }
-    // Step markers across every lane of their trace.
+    // Step markers across every lane of their trace. Their labels share one row at the bottom: with
+    // many traces open (the ranks of a job) their steps fall close together, so a label is drawn only
+    // where no other one is (the line always is).
+    std::vector<char> labelled(static_cast<std::size_t>(std::max(0, area.width())) + 1, 0);
+    const QFontMetrics metrics(m_plot->font());
+    auto room = [&](double left, int width) {
+        const int from = std::clamp(static_cast<int>(left) - area.left(), 0, static_cast<int>(labelled.size()) - 1);
+        const int to = std::clamp(from + width, 0, static_cast<int>(labelled.size()));
+        for (int i = from; i < to; ++i)
+            if (labelled[static_cast<std::size_t>(i)]) return false;
+        std::fill(labelled.begin() + from, labelled.begin() + to, 1);
+        return true;
+    };
     for (std::size_t s = 0; s < m_sources.size(); ++s) {
         const engine::TimelineData& d = *m_sources[s].data;
         std::int64_t t0 = nsOf(static_cast<int>(s), kr.lower), t1 = nsOf(static_cast<int>(s), kr.upper);
@@ -555,7 +568,8 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
                 double a = px(static_cast<int>(s), m.tsNs);
                 canvas.line({a, static_cast<double>(area.top())}, {a, static_cast<double>(area.bottom())}, QColor(0x60, 0x7d, 0x8b), true);
                 QString label = m.count > 1 ? QStringLiteral("%1 steps").arg(m.count) : QStringLiteral("step %1").arg(m.label);
-                canvas.text(QRectF(a + 2, area.bottom() - 16, 70, 14), label, QColor(0x37, 0x47, 0x4f));  // clear of the headers
+                if (room(a + 2, std::min(70, metrics.horizontalAdvance(label) + 6)))
+                    canvas.text(QRectF(a + 2, area.bottom() - 16, 70, 14), label, QColor(0x37, 0x47, 0x4f));  // clear of the headers
                 ++m_lanes->drawn;
             }
         }
