@@ -8,6 +8,7 @@
 #include "core/engine/session_labels.h"
 #include "core/engine/trace_analysis.h"
 #include "core/trace/reader.h"
+#include "core/util/units.h"
 
 #include <memory>
 
@@ -55,16 +56,11 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
 
 void printDivergence(std::ostream& out, const engine::RankDivergence& d) {
     out << "ranks (" << d.ranks.size() << " traces): " << (d.diverges() ? "DIVERGE" : "agree") << "\n";
-    auto list = [](const std::vector<std::string>& v) {
-        std::string s;
-        for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-        return s;
-    };
     for (const auto& p : d.programs)
-        out << "  FAIL program " << p.key << " compiled by " << list(p.compiledBy) << ", not by " << list(p.notBy) << "\n";
+        out << "  FAIL program " << p.key << " compiled by " << util::formatList(p.compiledBy) << ", not by " << util::formatList(p.notBy) << "\n";
     for (const auto& s : d.steps)
-        out << "  FAIL " << s.program << " missed at step " << s.step << " on " << list(s.missedBy) << ", not on "
-            << list(s.notBy) << "\n";
+        out << "  FAIL " << s.program << " missed at step " << s.step << " on " << util::formatList(s.missedBy) << ", not on "
+            << util::formatList(s.notBy) << "\n";
     for (const auto& s : d.slow)
         out << "  WARN " << engine::slowRankText(s) << " (the others wait for it)\n";
 }

@@ -21,15 +21,8 @@ namespace {
 constexpr size_t kRankRows = 300;   // every rank of a large job, then a count
 constexpr size_t kListRows = 50;    // divergent programs, steps
 
-std::string joined(const std::vector<std::string>& v, size_t most = 12) {
-    std::string s;
-    for (size_t i = 0; i < v.size() && i < most; ++i) s += (s.empty() ? "" : ", ") + v[i];
-    if (v.size() > most) s += ", ... (" + std::to_string(v.size()) + " in all)";
-    return s;
-}
-}  // namespace
+constexpr size_t kNamesShown = 12;  // ranks named in one cell or sentence, then a count
 
-namespace {
 const engine::CacheFacts kNoFacts;
 const engine::ReplayResult kNoReplay;
 
@@ -90,7 +83,7 @@ void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
     for (const auto& t : traces)
         if (t.detailed) detailed.push_back(t.label);
     if (detailed.size() < traces.size())
-        h.leaf("p", "Detailed in the other sections: " + joined(detailed, 16) + " (the first rank and the ranks that diverge or are slow). The other " +
+        h.leaf("p", "Detailed in the other sections: " + util::formatList(detailed, kNamesShown) + " (the first rank and the ranks that diverge or are slow). The other " +
                         std::to_string(traces.size() - detailed.size()) + " ranks are in this section only; open a trace alone for its details.",
                {{"class", "hint ranks-detailed"}});
 
@@ -112,7 +105,7 @@ void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             for (const auto& c : p.compiles) ns = util::satAdd(ns, c.compileNs);
             h.open("tr");
             h.open("td").open("code").shortText(p.key, 200).close().close();
-            h.leaf("td", joined(p.compiledBy)).leaf("td", joined(p.notBy));
+            h.leaf("td", util::formatList(p.compiledBy, kNamesShown)).leaf("td", util::formatList(p.notBy, kNamesShown));
             h.leaf("td", util::formatDuration(ns), {{"class", "num"}, {"data-v", ns}});
             h.close();
         }
@@ -127,7 +120,7 @@ void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             h.open("tr");
             h.open("td").open("code").shortText(s.program, 120).close().close();
             h.leaf("td", std::to_string(s.step), {{"class", "num"}, {"data-v", s.step}});
-            h.leaf("td", joined(s.missedBy)).leaf("td", joined(s.notBy));
+            h.leaf("td", util::formatList(s.missedBy, kNamesShown)).leaf("td", util::formatList(s.notBy, kNamesShown));
             h.close();
         }
         closeWideTable(h);

@@ -52,4 +52,14 @@ std::string formatFixed(double v, int decimals) {
     return buf;
 }
 
+std::string formatList(const std::vector<std::string>& items, std::size_t most) {
+    std::string s;
+    for (std::size_t i = 0; i < items.size() && i < most; ++i) {
+        if (i) s += ", ";
+        s += items[i];
+    }
+    if (items.size() > most) s += ", ... (" + std::to_string(items.size()) + " in all)";
+    return s;
+}
+
 }  // namespace cs::util

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace cs::util {
 
@@ -16,5 +18,7 @@ std::string formatCount(std::int64_t n);
 std::string formatShare(std::int64_t part, std::int64_t whole);
 // 2.345 -> "2.35" (decimals 2): averages such as a build's parallelism.
 std::string formatFixed(double v, int decimals);
+// {"r0", "r1", "r2"} -> "r0, r1, r2"; past `most` items "r0, r1, ... (3 in all)": lists of ranks.
+std::string formatList(const std::vector<std::string>& items, std::size_t most = SIZE_MAX);
 
 }  // namespace cs::util

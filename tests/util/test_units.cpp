@@ -25,3 +25,12 @@ TEST(Units, FixedKeepsTheAskedDecimals) {
 }
 
 }  // namespace
+
+// The lists of ranks that check, the findings and the report print.
+TEST(Units, FormatListJoinsAndCountsWhatItLeavesOut) {
+    EXPECT_EQ(cs::util::formatList({}), "");
+    EXPECT_EQ(cs::util::formatList({"r0"}), "r0");
+    EXPECT_EQ(cs::util::formatList({"r0", "r1", "r2"}), "r0, r1, r2");
+    EXPECT_EQ(cs::util::formatList({"r0", "r1", "r2"}, 2), "r0, r1, ... (3 in all)");
+    EXPECT_EQ(cs::util::formatList({"r0", "r1"}, 2), "r0, r1");
+}

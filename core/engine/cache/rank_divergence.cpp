@@ -98,16 +98,11 @@ RankDivergence compareRanks(const std::vector<RankTrace>& ranks) {
 
 std::vector<Finding> rankDivergenceFindings(const RankDivergence& d) {
     std::vector<Finding> out;
-    auto list = [](const std::vector<std::string>& v) {
-        std::string s;
-        for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-        return s;
-    };
     for (const auto& p : d.programs) {
         Finding f;
         f.kind = "cache.rank_divergence";
         f.severity = Severity::Warning;
-        f.title = "ranks diverge: " + p.key + " compiled by " + list(p.compiledBy) + ", not by " + list(p.notBy);
+        f.title = "ranks diverge: " + p.key + " compiled by " + util::formatList(p.compiledBy) + ", not by " + util::formatList(p.notBy);
         f.mechanism = "The ranks of one job should compile the same programs. A rank that compiles a key the "
                       "others do not (a ragged shard, a rank-local GraphConst) pays the compile while the others "
                       "wait for it at the next collective.";
