@@ -5,6 +5,7 @@
 #include "command.h"
 
 #include "core/engine/cache/rank_divergence.h"
+#include "core/engine/rank_compare.h"
 #include "core/engine/session_labels.h"
 #include "core/engine/trace_analysis.h"
 #include "core/trace/reader.h"
@@ -89,8 +90,6 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
     bool pass = true, anyLookups = false;
     std::vector<std::shared_ptr<const engine::TraceAnalysis>> analyses;
     std::vector<engine::RankTrace> ranks;
-    engine::CacheFacts none;
-    engine::ReplayResult noReplay;
     // The ranks of a job often write rank0/trace.cstrace, rank1/trace.cstrace: each is named by the
     // shortest trailing path that tells it apart, so that no two ranks share a label.
     const std::vector<std::string> labels = engine::distinguishingSuffixes(traces);
@@ -104,8 +103,7 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
             printVerdict(io.out, labels[i], a.verdict);
         }
         pass = pass && a.verdict.passes();
-        ranks.push_back({labels[i], a.cache ? &a.cache->facts : &none, a.cache ? &a.cache->replay : &noReplay,
-                         a.summary.compileNs});
+        ranks.push_back(engine::rankTraceOf(labels[i], &a));
     }
     if (traces.size() > 1) {
         // Programs and steps are compared where there are lookups; compile times always.

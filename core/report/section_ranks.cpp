@@ -7,6 +7,7 @@
 // the pace of its slowest rank, so the rank that diverges is the first thing to see, with its
 // evidence, not something to find by reading 256 summaries.
 #include "core/engine/cache/rank_divergence.h"
+#include "core/engine/rank_compare.h"
 #include "core/engine/session_labels.h"
 #include "core/engine/trace_analysis.h"
 #include "core/report/sections.h"
@@ -23,17 +24,9 @@ constexpr size_t kListRows = 50;    // divergent programs, steps
 
 constexpr size_t kNamesShown = 12;  // ranks named in one cell or sentence, then a count
 
-const engine::CacheFacts kNoFacts;
-const engine::ReplayResult kNoReplay;
-
 std::vector<engine::RankTrace> rankTraces(const std::vector<TraceReport>& traces) {
     std::vector<engine::RankTrace> ranks;
-    for (const auto& t : traces) {
-        const auto* cache = t.analysis ? t.analysis->cache.get() : nullptr;
-        std::optional<std::int64_t> compile;
-        if (t.analysis) compile = t.analysis->summary.compileNs;
-        ranks.push_back({t.label, cache ? &cache->facts : &kNoFacts, cache ? &cache->replay : &kNoReplay, compile});
-    }
+    for (const auto& t : traces) ranks.push_back(engine::rankTraceOf(t.label, t.analysis.get()));
     return ranks;
 }
 }  // namespace
@@ -138,8 +131,7 @@ void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         const size_t i = order[k];
         const auto& t = traces[i];
         const bool slow = std::any_of(d.slow.begin(), d.slow.end(), [&](const engine::RankSlow& s) { return s.rank == t.label; });
-        std::int64_t misses = 0;
-        for (const auto& o : ranks[i].replay->outcomes) misses += o.hit ? 0 : 1;
+        const std::int64_t misses = engine::rankMisses(ranks[i]);
         h.open("tr", {{"class", slow ? "slow" : "rank"}});
         h.open("td").leaf("span", t.label, {{"class", "tag"}}).close();
         h.open("td").open("code", {{"title", t.path}}).shortText(names[i], 100).close().close();
