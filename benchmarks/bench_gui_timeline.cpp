@@ -313,11 +313,4 @@ BENCHMARK(BM_OpenToFirstTimelinePaint)->Arg(100000000)->Unit(benchmark::kMillise
 BENCHMARK(BM_TimelineRepaintAnyZoom)->Arg(100000000)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(100);
 BENCHMARK(BM_ViewerMemoryPerEvent)->Arg(100000000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+#include "qt_benchmark_main.h"

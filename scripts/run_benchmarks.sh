@@ -3,7 +3,7 @@
 # target as figure / limit / ratio (scripts/bench_ratios.py). Exit status 1 when a target is missed.
 #
 # Usage: scripts/run_benchmarks.sh [--big] [OUT_DIR]
-#   --big    also the 10M-event viewer benchmarks and the 256 ranks of bench_ranks (writing those
+#   --big    also the 10M-event viewer benchmarks and the 256 ranks of bench_ranks and bench_gui_ranks (writing those
 #            traces takes a while)
 #   OUT_DIR  where the JSON files go (default out/bench)
 #
@@ -22,7 +22,7 @@ benches=(bench_collector bench_tef_import bench_invalidation_trees bench_replay 
          bench_report bench_build_import bench_ranks)
 if grep -q '^COMPILESCOPE_BUILD_GUI:BOOL=ON' "$build/CMakeCache.txt" && [ -f "$build/build.ninja" ] &&
    grep -q 'bench_gui_timeline' "$build/build.ninja"; then
-  benches+=(bench_gui_timeline)
+  benches+=(bench_gui_timeline bench_gui_ranks)
 fi
 cmake --build "$build" --target "${benches[@]}" compilescope compilescope-recorder collector_job
 
@@ -32,6 +32,7 @@ for b in "${benches[@]}"; do
   [ "$b" = bench_gui_timeline ] && [ $big -eq 0 ] && filter=("--benchmark_filter=/1000000(/|$)|BuildTrace")
   # 256 traces of 100k events: written once (minutes), so only with --big.
   [ "$b" = bench_ranks ] && [ $big -eq 0 ] && continue
+  [ "$b" = bench_gui_ranks ] && [ $big -eq 0 ] && continue
   echo "== $b"
   QT_QPA_PLATFORM=offscreen "$build/benchmarks/$b" "${filter[@]}" --benchmark_format=json \
     --benchmark_out="$out/$b.json" >/dev/null

@@ -13,6 +13,7 @@
 #include "app/models/trace_loader.h"
 #include "app/plots/bar_chart.h"
 #include "app/widgets/build_view.h"
+#include "app/widgets/ranks_view.h"
 #include "app/widgets/cache_view.h"
 #include "app/widgets/findings_view.h"
 #include "app/widgets/invalidations_view.h"
@@ -74,6 +75,10 @@ MainWindow::MainWindow(QWidget* parent)
     // trace chosen holds a build (refreshViews).
     m_tabs->addTab(m_build, QStringLiteral("Build"));
     m_tabs->setTabVisible(m_tabs->indexOf(m_build), false);
+    // Shown while several traces are open: they are compared as the ranks of one job.
+    m_ranks = new RanksView;
+    m_tabs->addTab(m_ranks, QStringLiteral("Ranks"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_ranks), false);
     setCentralWidget(m_tabs);
     // The details pane reads the trace a timeline source was drawn from: the analysed file (an
     // import's temporary trace, a live recording's mirror) once known, else the file opened.
@@ -138,7 +143,13 @@ MainWindow::MainWindow(QWidget* parent)
             again = d->timeline != nullptr;
             d->timeline = std::move(t);
         }
-        refreshTimeline(again);
+        // Many traces arrive together (the ranks of a job, outline first): one layout and paint for
+        // all that arrived since the last, not one each. A new trace fits the view; new snapshots of
+        // traces shown (a live refresh, an outline's full timeline) keep what the user looks at.
+        m_timelineFit = m_timelineFit || !again;
+        if (m_timelinePending) return;
+        m_timelinePending = true;
+        QTimer::singleShot(0, this, &MainWindow::flushTimeline);
     });
     connect(m_loader, &TraceLoader::liveChanged, this, [this](int id, bool live) {
         if (live) {
@@ -178,6 +189,7 @@ MainWindow::MainWindow(QWidget* parent)
         box->open();
     });
     connect(m_loader, &TraceLoader::finished, this, [this](int id, bool cancelled) {
+        flushTimeline();  // a finished load is on the timeline before anyone is told it finished
         m_progressOf.erase(id);
         const bool wasFollowing = m_following.erase(id) != 0;
         if (m_following.empty()) m_liveTicker->stop();
@@ -201,7 +213,20 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_findings, &FindingsView::evidenceActivated, this, &MainWindow::activateEvidence);
     connect(m_modules, &ModulesView::findingActivated, this, &MainWindow::activateFinding);
     connect(m_build, &BuildView::spanRequested, this, &MainWindow::showSpanInTimeline);
+    connect(m_ranks, &RanksView::rankActivated, this, [this](int doc) {
+        setCurrentDocument(doc);
+        m_tabs->setCurrentWidget(m_overview);
+    });
+    connect(m_ranks, &RanksView::evidenceActivated, this, [this](int doc, const engine::Evidence& e) {
+        setCurrentDocument(doc);
+        if (QWidget* view = showEvidence(e)) m_tabs->setCurrentWidget(view);
+    });
     connect(m_timeline->plot(), &TimelinePlot::helpRequested, this, &MainWindow::showShortcuts);
+    // A rank's group opened while its trace is still waiting to be read: read it next.
+    connect(m_timeline->plot(), &TimelinePlot::loadingGroupExpanded, this, [this](int source) {
+        for (int i = 0; i < static_cast<int>(m_docs.size()); ++i)
+            if (timelineSourceOf(i) == source) m_loader->prioritise(m_docs[static_cast<std::size_t>(i)].id);
+    });
     // A cache-lookup mark and its Cache row lead to each other.
     connect(m_timeline, &TimelineView::openLookup, this, [this](int source, std::int64_t lookupId) {
         for (int i = 0; i < static_cast<int>(m_docs.size()); ++i)
@@ -314,11 +339,14 @@ void MainWindow::attachDialog() {
 }
 
 void MainWindow::openTraces(const QStringList& paths) {
+    // Over kExpandedTraces traces open (ranks), their groups start collapsed: each trace's outline is
+    // shown first, and the full reads follow one per core (TraceLoader::load, load_gate.h).
+    const bool outlineFirst = m_docs.size() + static_cast<std::size_t>(paths.size()) > TimelinePlot::kExpandedTraces;
     for (const QString& p : paths) {
         TraceDocument d;
         d.path = QFileInfo(p).absoluteFilePath();
         d.label = QFileInfo(p).fileName();
-        d.id = m_loader->load(d.path);
+        d.id = m_loader->load(d.path, outlineFirst);
         m_progressOf[d.id] = {0, QStringLiteral("opening")};
         m_docs.push_back(d);
         m_traceChooser->addItem(d.label, d.path);
@@ -381,6 +409,21 @@ void MainWindow::refreshViews() {
     std::vector<const TraceDocument*> all;
     for (const TraceDocument& doc : m_docs) all.push_back(&doc);
     m_timeline->setLossText(lossBannerText(all));
+    refreshRanks(all);
+}
+
+// The ranks compared again when a trace was opened, renamed or analysed (not on every progress step).
+void MainWindow::refreshRanks(const std::vector<const TraceDocument*>& all) {
+    m_tabs->setTabVisible(m_tabs->indexOf(m_ranks), all.size() >= 2);
+    if (all.size() < 2) return;
+    std::vector<const void*> inputs;
+    for (const TraceDocument* d : all) inputs.push_back(d->analyses.get());
+    QStringList labels;
+    for (const TraceDocument* d : all) labels << d->label;
+    if (inputs == m_rankInputs && labels == m_rankLabels) return;
+    m_rankInputs = std::move(inputs);
+    m_rankLabels = labels;
+    m_ranks->setRanks(compareDocuments(all));
 }
 
 int MainWindow::timelineSourceOf(int docIndex) const {
@@ -391,6 +434,14 @@ int MainWindow::timelineSourceOf(int docIndex) const {
         ++source;
     }
     return -1;
+}
+
+void MainWindow::flushTimeline() {
+    if (!m_timelinePending) return;
+    m_timelinePending = false;
+    const bool fit = m_timelineFit;
+    m_timelineFit = false;
+    refreshTimeline(!fit);
 }
 
 void MainWindow::refreshTimeline(bool keepView) {

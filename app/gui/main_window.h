@@ -28,6 +28,7 @@ class QThread;
 namespace cs::gui {
 
 class BuildView;
+class RanksView;
 class CacheView;
 class ShortcutsHelp;
 class FindingsView;
@@ -64,6 +65,7 @@ public:
     ModulesView* modules() const { return m_modules; }
     InvalidationsView* invalidations() const { return m_invalidations; }
     BuildView* build() const { return m_build; }
+    RanksView* ranks() const { return m_ranks; }
     // Selects span `spanId` of the current document on the timeline (as Search does), or shows
     // [startNs, endNs) of the display axis where no lane holds it; the Build view's rows call it.
     void showSpanInTimeline(std::int64_t spanId, std::int64_t startNs, std::int64_t endNs);
@@ -105,7 +107,9 @@ private:
     TraceDocument* doc(int id);
     const TraceDocument* doc(int id) const;
     void refreshViews();
+    void refreshRanks(const std::vector<const TraceDocument*>& all);
     void refreshTimeline(bool keepView = false);
+    void flushTimeline();  // the timeline refresh queued by timelineReady, now (and once)
     void relabelDocuments();  // each trace named by the path that tells it apart from the others open
     void updateProgressUi();
     int timelineSourceOf(int docIndex) const;
@@ -133,6 +137,9 @@ private:
     ModulesView* m_modules;
     InvalidationsView* m_invalidations;
     BuildView* m_build;
+    RanksView* m_ranks = nullptr;
+    std::vector<const void*> m_rankInputs;  // the analyses the Ranks view compared (refreshRanks)
+    QStringList m_rankLabels;
     QComboBox* m_traceChooser;
     QLineEdit* m_searchBox;
     QTimer* m_searchTimer;
@@ -152,6 +159,8 @@ private:
     };
     std::map<int, Following> m_following;
     QTimer* m_liveTicker;  // keeps "last commit T ago" current
+    bool m_timelinePending = false;  // a timeline refresh is queued (snapshots that arrived together)
+    bool m_timelineFit = false;      // and one of them was a new trace: fit the view
     QString liveStatusText() const;
     std::function<void()> m_afterLoad;
     QThread* m_reportThread = nullptr;

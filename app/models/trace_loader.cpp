@@ -1,5 +1,7 @@
 #include "trace_loader.h"
 
+#include "load_gate.h"
+
 #include "core/engine/trace_analysis.h"
 #include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
@@ -18,7 +20,7 @@
 
 namespace cs::gui {
 
-TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent), m_gate(std::make_shared<LoadGate>(QThread::idealThreadCount())) {
     qRegisterMetaType<SummaryPtr>();
     qRegisterMetaType<TimelinePtr>();
     qRegisterMetaType<FindingsPtr>();
@@ -58,11 +60,12 @@ std::string TraceLoader::importForeign(const std::string& file, int docId) {
     return out;
 }
 
-int TraceLoader::load(const QString& path) {
+int TraceLoader::load(const QString& path, bool outlineFirst) {
     int id = m_nextId++;
     if (!m_imports) m_imports = std::make_unique<QTemporaryDir>();
     auto cancel = std::make_shared<std::atomic<bool>>(false);
-    QThread* thread = QThread::create([this, id, path, cancel] { run(id, path, cancel); });
+    if (outlineFirst) m_gate->outlineQueued();  // before the thread starts: no full read goes ahead of it
+    QThread* thread = QThread::create([this, id, path, cancel, outlineFirst] { run(id, path, cancel, outlineFirst); });
     m_jobs[id] = {thread, cancel};
     connect(thread, &QThread::finished, this, [this, id] {
         auto it = m_jobs.find(id);
@@ -85,12 +88,32 @@ bool TraceLoader::isLiveRecording(const std::string& trace) {
     return false;
 }
 
+void TraceLoader::prioritise(int docId) { m_gate->prioritise(docId); }
+
 void TraceLoader::cancel(int docId) {
     auto it = m_jobs.find(docId);
     if (it != m_jobs.end()) it->second.cancel->store(true);
 }
 
-void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel) {
+namespace {
+// The gate's bookkeeping of one job, whatever way it ends: its outline counted done once, its slot
+// given back.
+struct GateTurn {
+    LoadGate& gate;
+    bool outlinePending = false, holding = false;
+    void outlineDone() {
+        if (outlinePending) gate.outlineDone();
+        outlinePending = false;
+    }
+    ~GateTurn() {
+        outlineDone();
+        if (holding) gate.release();
+    }
+};
+}  // namespace
+
+void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel, bool outlineFirst) {
+    GateTurn turn{*m_gate, outlineFirst};
     // Progress: timeline and summary 0-80 %, engines 80-90 %, findings 90-100 %.
     auto stageControl = [&](int from, int to) {
         engine::LoadControl c;
@@ -133,6 +156,7 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         };
         std::unique_ptr<trace::TraceReader> reader;
         if (isLiveRecording(file)) {
+            turn.outlineDone();  // followed as always, and no full read waits on it
             // A recording in progress is followed through a private mirror: each refresh copies only
             // the rows committed since the last one (trace_follower.h), then the views and the
             // analysis read the mirror, so findings appear while the job runs.
@@ -145,7 +169,14 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             emit liveChanged(docId, false);
         } else {
             reader = trace::TraceReader::open(file);
-            snapshot(*reader, 0, 80);
+            if (outlineFirst) {
+                emit timelineReady(docId, std::make_shared<const engine::TimelineData>(engine::loadTimelineOutline(*reader, stageControl(0, 1))));
+                turn.outlineDone();
+                emit progress(docId, 1, QStringLiteral("waiting for the traces before it"));
+                if (!m_gate->acquire(docId, *cancel)) throw engine::LoadCancelled();
+                turn.holding = true;
+            }
+            snapshot(*reader, outlineFirst ? 1 : 0, 80);
         }
         analyse(*reader, lastSummary, 80, 100);
         emit progress(docId, 100, QStringLiteral("done"));

@@ -42,6 +42,8 @@ class TraceReader;
 
 namespace cs::gui {
 
+class LoadGate;
+
 // What one refresh of a live recording read (liveRefreshed): the rows of the appended tables are
 // exactly the rows committed since the refresh before.
 struct LiveRefresh {
@@ -58,8 +60,13 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;  // cancels and joins every running job
 
-    // Starts loading `path`; returns the document id the signals will carry.
-    int load(const QString& path);
+    // Starts loading `path`; returns the document id the signals will carry. With `outlineFirst`
+    // (many traces opened at once: the ranks of a job), the first timelineReady carries the trace's
+    // outline (engine::loadTimelineOutline: lanes and counts, no span read), and the full read waits
+    // its turn behind every outline (load_gate.h); a live recording is followed as always.
+    int load(const QString& path, bool outlineFirst = false);
+    // Reads `docId` next among the traces waiting their turn (the user expanded its group).
+    void prioritise(int docId);
     void cancel(int docId);
     bool isRunning(int docId) const { return m_jobs.count(docId) != 0; }
     // How often a trace that is still being recorded is read again (default 250 ms, so a commit shows
@@ -88,7 +95,7 @@ private:
         QThread* thread = nullptr;
         std::shared_ptr<std::atomic<bool>> cancel;
     };
-    void run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel);
+    void run(int docId, const QString& path, const std::shared_ptr<std::atomic<bool>>& cancel, bool outlineFirst);
 
     // Follows a live recording through `mirror` until the recorder finishes (or `cancel`, then
     // LoadCancelled): every refresh publishes a snapshot; the analysis runs on its own thread over the
@@ -102,6 +109,7 @@ private:
     std::string importForeign(const std::string& file, int docId);
 
     std::map<int, Job> m_jobs;
+    std::shared_ptr<LoadGate> m_gate;  // the order of full reads after outlines
     std::unique_ptr<QTemporaryDir> m_imports;  // traces imported from foreign files
     int m_nextId = 1;
     std::atomic<int> m_liveRefreshMs{250};

@@ -30,6 +30,14 @@ QString TimelinePlot::groupLabel(int group) const {
     return m_groups[static_cast<std::size_t>(group)].label;
 }
 
+bool TimelinePlot::groupLoading(int group) const {
+    return group >= 0 && group < groupCount() && m_groups[static_cast<std::size_t>(group)].loading;
+}
+
+int TimelinePlot::groupSource(int group) const {
+    return group >= 0 && group < groupCount() ? m_groups[static_cast<std::size_t>(group)].source : -1;
+}
+
 bool TimelinePlot::groupCollapsed(int group) const {
     return group >= 0 && group < groupCount() && m_collapsed.contains(groupKey(group));
 }
@@ -38,6 +46,7 @@ void TimelinePlot::setGroupCollapsed(int group, bool collapsed) {
     if (group < 0 || group >= groupCount() || groupCollapsed(group) == collapsed) return;
     if (collapsed) m_collapsed.insert(groupKey(group));
     else m_collapsed.remove(groupKey(group));
+    if (!collapsed && groupLoading(group)) emit loadingGroupExpanded(groupSource(group));
     // What is selected may be under the collapsed header: it stays selected, just not drawn.
     layoutRows();
     applyRowHeight();

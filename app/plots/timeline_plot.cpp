@@ -265,16 +265,16 @@ void TimelinePlot::layoutRows() {
             v.push_back(static_cast<int>(l));
         }
         for (std::size_t m = 0; m < d.marks.size(); ++m) {
-            if (d.marks[m].lookups.size() == 0) continue;
+            if (d.marks[m].lookups.size() == 0 && d.marks[m].outlineLookups == 0) continue;
             if (!lanesOf.count(d.marks[m].sessionId) && !marksOf.count(d.marks[m].sessionId)) sessions.push_back(d.marks[m].sessionId);
             marksOf[d.marks[m].sessionId].push_back(static_cast<int>(m));
         }
         for (std::int64_t session : sessions) {
             const std::vector<int>& lanes = lanesOf[session];
             const std::vector<int>& marks = marksOf[session];
-            Group g{static_cast<int>(s), session, {}, static_cast<int>(lanes.size() + marks.size()), 0};
-            for (int l : lanes) g.spans += d.lanes[static_cast<std::size_t>(l)].spans.spanCount();
-            for (int m : marks) g.spans += d.marks[static_cast<std::size_t>(m)].lookups.size();
+            Group g{static_cast<int>(s), session, {}, static_cast<int>(lanes.size() + marks.size()), 0, d.outline};
+            for (int l : lanes) g.spans += d.lanes[static_cast<std::size_t>(l)].spans.spanCount() + d.lanes[static_cast<std::size_t>(l)].outlineSpans;
+            for (int m : marks) g.spans += d.marks[static_cast<std::size_t>(m)].lookups.size() + d.marks[static_cast<std::size_t>(m)].outlineLookups;
             g.label = prefix + qs(!lanes.empty() ? d.lanes[static_cast<std::size_t>(lanes.front())].process
                                                  : d.marks[static_cast<std::size_t>(marks.front())].process);
             m_groups.push_back(g);
@@ -500,10 +500,11 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             canvas.rect(band, QColor(0xe3, 0xe8, 0xec), QColor());
             const bool collapsed = m_collapsed.contains(groupKey(row.group));
             const QString lanes = g.lanes == 1 ? QStringLiteral("1 lane") : QStringLiteral("%1 lanes").arg(g.lanes);
-            canvas.text(band.adjusted(4, 0, -4, 0),
-                        collapsed ? QStringLiteral("▸ %1 · %2, %3 events hidden (click to expand)").arg(g.label, lanes).arg(g.spans)
-                                  : QStringLiteral("▾ %1 · %2").arg(g.label, lanes),
-                        QColor(0x26, 0x32, 0x38));
+            // An outline's group (its trace still loading) says so, and how much is coming.
+            const QString text = g.loading ? QStringLiteral("%1 %2 · %3, %4 events, loading…").arg(collapsed ? QStringLiteral("▸") : QStringLiteral("▾"), g.label, lanes).arg(g.spans)
+                                 : collapsed ? QStringLiteral("▸ %1 · %2, %3 events hidden (click to expand)").arg(g.label, lanes).arg(g.spans)
+                                             : QStringLiteral("▾ %1 · %2").arg(g.label, lanes);
+            canvas.text(band.adjusted(4, 0, -4, 0), text, QColor(0x26, 0x32, 0x38));
             continue;
         }
         std::int64_t t0 = nsOf(row.source, kr.lower), t1 = nsOf(row.source, kr.upper);

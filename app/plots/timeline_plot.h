@@ -112,6 +112,9 @@ public:
     int groupCount() const { return static_cast<int>(m_groups.size()); }
     QString groupLabel(int group) const;
     bool groupCollapsed(int group) const;
+    // Whether `group` comes from an outline (engine::TimelineData::outline): its trace is still loading.
+    bool groupLoading(int group) const;
+    int groupSource(int group) const;  // the source `group` belongs to, -1 for none
     void setGroupCollapsed(int group, bool collapsed);
     // Widget pixel of the header row of `group` (tests, clicks).
     QPoint groupHeaderPixel(int group) const;
@@ -160,6 +163,8 @@ signals:
     void selectionActivated();  // Enter on the plot: open what is selected where it is explained
     void helpRequested();       // "?" on the plot
     void replotted();
+    // A group of a trace still loading was expanded: the window asks the loader to read it next.
+    void loadingGroupExpanded(int source);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -185,6 +190,7 @@ private:
         QString label;  // "trace: warp pid 4121"
         int lanes = 0;
         std::size_t spans = 0;
+        bool loading = false;  // its trace's outline: the lanes' spans are still being read
     };
     void layoutRows();
     void syncScrollBar();

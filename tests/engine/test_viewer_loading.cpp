@@ -440,3 +440,69 @@ TEST(ViewerLoading, MixedClocksAreDrawnOverTheWorkNotTheUptime) {
         if (lane.sessionId == session && lane.spans.minNs() == shown) found = true;
     EXPECT_TRUE(found) << "no lane of session " << session << " starts at " << shown;
 }
+
+// The outline (loadTimelineOutline) names the lanes the full load makes, each with the number of
+// spans the full load puts on it, and the sessions' lookups, without reading one span.
+void expectOutlineMatches(const cs::trace::TraceReader& reader) {
+    const TimelineData full = loadTimeline(reader);
+    const TimelineData outline = loadTimelineOutline(reader);
+    EXPECT_TRUE(outline.outline);
+    EXPECT_FALSE(full.outline);
+    auto key = [](const TimelineLane& l) {
+        return std::to_string(l.sessionId) + "/" + std::to_string(l.trackId) + "/" + std::to_string(static_cast<int>(l.source)) + "/" +
+               l.process + "/" + l.name;
+    };
+    std::map<std::string, std::size_t> want, got;
+    std::size_t events = 0;
+    for (const TimelineLane& l : full.lanes) want[key(l)] = l.spans.spanCount();
+    for (const TimelineLane& l : outline.lanes) {
+        got[key(l)] = l.outlineSpans;
+        EXPECT_EQ(l.spans.spanCount(), 0u) << "the outline read a span of " << l.name;
+        events += l.outlineSpans;
+    }
+    EXPECT_EQ(got, want);
+    std::map<std::int64_t, std::size_t> lookupsWant, lookupsGot;
+    for (const SessionMarks& m : full.marks)
+        if (m.lookups.size()) lookupsWant[m.sessionId] = m.lookups.size();
+    for (const SessionMarks& m : outline.marks) {
+        EXPECT_EQ(m.lookups.size(), 0u);
+        if (m.outlineLookups) lookupsGot[m.sessionId] = m.outlineLookups;
+        events += m.outlineLookups;
+    }
+    EXPECT_EQ(lookupsGot, lookupsWant);
+    EXPECT_EQ(outline.events, events);
+    EXPECT_GT(outline.events, 0u);
+}
+
+TEST(TimelineOutline, NamesEveryLaneOfTheFullLoadWithItsSpanCount) {
+    cs::test::TempDir dir;
+    writeMessyTrace(dir.file("t.cstrace"), 11);
+    expectOutlineMatches(*cs::trace::TraceReader::open(dir.file("t.cstrace")));
+    expectOutlineMatches(*cs::trace::TraceReader::open(std::string(COMPILESCOPE_SOURCE_DIR) + "/resources/demo/demo.cstrace"));
+}
+
+TEST(TimelineOutline, ExtentOfOneClockStartsWhereTheFullLoadsDoesAndEndsNoLater) {
+    // One clock, as a rank's trace: the outline's extent runs from the first span to the end of each
+    // track's last-starting span; a longer span that starts earlier may end later (the full extent).
+    cs::test::TempDir dir;
+    {
+        cs::trace::TraceWriter w(dir.file("r.cstrace"), {.overwrite = true});
+        auto s = w.addSession({.runtime = w.intern("bench"), .startNs = 0});
+        auto a = w.addTrack({.sessionId = s}), b = w.addTrack({.sessionId = s, .tid = 2});
+        auto n = w.intern("op");
+        w.addSpan({.trackId = a, .startNs = 1000, .durNs = 50000, .category = CS_CAT_COMPILE, .name = n});  // ends last
+        w.addSpan({.trackId = a, .startNs = 2000, .durNs = 10, .category = CS_CAT_OTHER, .name = n});
+        w.addSpan({.trackId = b, .startNs = 500, .durNs = 100, .category = CS_CAT_OTHER, .name = n});
+        w.addSpan({.trackId = b, .startNs = 3000, .durNs = 400, .category = CS_CAT_OTHER, .name = n});
+        w.finalize();
+    }
+    auto reader = cs::trace::TraceReader::open(dir.file("r.cstrace"));
+    const TimelineData full = loadTimeline(*reader);
+    const TimelineData outline = loadTimelineOutline(*reader);
+    EXPECT_EQ(outline.minNs, 500);
+    EXPECT_EQ(outline.minNs, full.minNs);
+    EXPECT_EQ(outline.maxNs, 3400);  // track b's last span; track a's ends at 2010
+    EXPECT_EQ(full.maxNs, 51000);
+    ASSERT_EQ(outline.lanes.size(), 2u);
+    EXPECT_EQ(outline.lanes[0].outlineSpans + outline.lanes[1].outlineSpans, 4u);
+}

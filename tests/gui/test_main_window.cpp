@@ -402,6 +402,14 @@ TEST_F(MainWindowTest, ManyRanksAreNamedApartAndStartCollapsed) {
     TimelinePlot* p = window->timeline()->plot();
     ASSERT_EQ(p->groupCount(), 10);
     for (int g = 0; g < p->groupCount(); ++g) EXPECT_TRUE(p->groupCollapsed(g)) << p->groupLabel(g).toStdString();
+    // Ten traces open: each came as an outline first (tests/gui/test_ranks.cpp); once loaded,
+    // each is its full timeline and no group says it is loading.
+    for (const auto& d : window->documents()) {
+        ASSERT_TRUE(d.timeline);
+        EXPECT_FALSE(d.timeline->outline) << d.label.toStdString();
+        EXPECT_EQ(d.timeline->events, 1u);
+    }
+    for (int g = 0; g < p->groupCount(); ++g) EXPECT_FALSE(p->groupLoading(g));
     EXPECT_TRUE(p->groupLabel(5).startsWith(QStringLiteral("rank5/trace.cstrace: "))) << p->groupLabel(5).toStdString();
     // Opened by the user, a rank stays open when another rank is opened; the new one starts collapsed.
     p->setGroupCollapsed(5, false);

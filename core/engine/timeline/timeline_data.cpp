@@ -149,6 +149,65 @@ public:
         m_control.report(100, "done");
     }
 
+    // loadTimelineOutline (timeline_data.h): lanes and counts from indexes and grouped counts, no event read.
+    void runOutline() {
+        m_out.outline = true;
+        if (SessionClocks c = sessionClocks(m_reader); c.mixed()) m_out.clocks = std::move(c);
+        loadSessions();
+        loadTracks();
+        m_control.report(20, "outline");
+        for (TimelineLane& l : m_out.lanes) {
+            const std::string track = std::to_string(l.trackId);
+            each("SELECT count(*) FROM spans WHERE track_id = " + track,
+                 [&](sqlite3_stmt* st) { l.outlineSpans = static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 0))); });
+            if (l.outlineSpans == 0) continue;
+            std::int64_t first = 0, last = 0;
+            each("SELECT start_ns FROM spans WHERE track_id = " + track + " ORDER BY start_ns LIMIT 1",
+                 [&](sqlite3_stmt* st) { first = trace::colInt(st, 0); });
+            each("SELECT start_ns, coalesce(dur_ns, 0) FROM spans WHERE track_id = " + track + " ORDER BY start_ns DESC LIMIT 1",
+                 [&](sqlite3_stmt* st) { last = util::satAdd(trace::colInt(st, 0), std::max<std::int64_t>(0, trace::colInt(st, 1))); });
+            const std::int64_t off = m_out.clocks.offsetOf(l.sessionId);
+            extend(util::satAdd(first, off), util::satAdd(std::max(first, last), off));
+        }
+        m_control.report(60, "outline");
+        // The rows run() draws from each runtime table (`where`), counted per session.
+        struct Runtime {
+            LaneSource source;
+            const char* name;
+            const char* where;
+        };
+        const char* timed = " WHERE start_ns IS NOT NULL";
+        for (const Runtime r : {Runtime{LaneSource::ModuleLoads, "module loads", timed}, Runtime{LaneSource::CudaPrograms, "NVRTC / nvJitLink", ""},
+                                Runtime{LaneSource::CudaJit, "driver JIT", timed}, Runtime{LaneSource::KernelLaunches, "kernel launches", ""},
+                                Runtime{LaneSource::PhaseTimings, "compiler phases", timed}}) {
+            const std::string table = laneSourceTable(r.source);
+            each("SELECT session_id, count(*), coalesce(min(start_ns), 0), coalesce(max(start_ns + coalesce(dur_ns, 0)), 0) FROM " +
+                     table + r.where + " GROUP BY session_id",
+                 [&](sqlite3_stmt* st) {
+                     const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
+                     m_out.lanes[runtimeLane(session, r.source, r.name)].outlineSpans =
+                         static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
+                     extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(std::max(trace::colInt(st, 2), trace::colInt(st, 3)), off));
+                 });
+        }
+        each("SELECT session_id, count(*), min(ts_ns), max(ts_ns) FROM cache_lookups GROUP BY session_id", [&](sqlite3_stmt* st) {
+            const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
+            marks(session).outlineLookups = static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
+            extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(trace::colInt(st, 3), off));
+        });
+        std::vector<TimelineLane> kept;
+        for (TimelineLane& l : m_out.lanes) {
+            if (l.outlineSpans == 0) continue;
+            m_out.events += l.outlineSpans;
+            kept.push_back(std::move(l));
+        }
+        std::stable_sort(kept.begin(), kept.end(),
+                         [](const TimelineLane& a, const TimelineLane& b) { return a.sessionId < b.sessionId; });
+        m_out.lanes = std::move(kept);
+        for (const SessionMarks& m : m_out.marks) m_out.events += m.outlineLookups;
+        m_control.report(100, "done");
+    }
+
 private:
     std::unordered_map<std::string, std::int64_t> m_labels;  // synthetic labels (module loads)
     void each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& fn) {
@@ -356,6 +415,12 @@ private:
 TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control, SpanTracks* keep) {
     TimelineData data;
     Builder(reader, control, data).run(keep);
+    return data;
+}
+
+TimelineData loadTimelineOutline(const trace::TraceReader& reader, const LoadControl& control) {
+    TimelineData data;
+    Builder(reader, control, data).runOutline();
     return data;
 }
 

@@ -38,6 +38,7 @@ struct TimelineLane {
     std::string process;       // session label, e.g. "warp pid 4121"
     std::string name;          // e.g. "thread 4121", "module loads"
     TimelineIndex spans;
+    std::size_t outlineSpans = 0;  // an outline's lane (loadTimelineOutline): the spans it holds, none read
 };
 
 struct SessionMarks {
@@ -45,6 +46,7 @@ struct SessionMarks {
     std::string process;
     MarkIndex lookups;  // flag = the runtime said miss; label = program
     MarkIndex steps;    // label = the step number; rowId = steps.id
+    std::size_t outlineLookups = 0;  // an outline's lookups (loadTimelineOutline), none read
 };
 
 struct TimelineData {
@@ -67,6 +69,8 @@ struct TimelineData {
     // Read only for sessions a TEF import wrote (no other source has details), so a recorded trace
     // of millions of spans pays nothing.
     std::vector<std::int64_t> detailSpans;
+    // An outline (loadTimelineOutline): sessions, lanes and how many events each holds, none read.
+    bool outline = false;
     std::vector<std::uint32_t> detailStrings;
 
     std::string_view str(std::int64_t id) const { return strings.get(id); }
@@ -83,6 +87,16 @@ struct TimelineData {
 // are handed over too, so the compile summary can fold the same spans without reading them again
 // (after the timeline is published: the first paint waits on nothing else).
 TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {}, SpanTracks* keep = nullptr);
+
+// The outline of a trace: its sessions and lanes as loadTimeline names them, with how many spans and
+// lookups each holds (outlineSpans, outlineLookups) and the extent, but no event read. Why: 256 rank
+// traces of 100k events take tens of seconds to read whole, and a user who opens them wants the
+// ranks on screen at once (collapsed, one header each) while they load. Bounded work: index lookups
+// and counts on the (track_id, start_ns) and (session_id, ts_ns) indexes, and a grouped count of the
+// small runtime tables. The extent ends at the end of each lane's last-starting span, so it can fall
+// short of the full load's (a long span that starts earlier); the timeline refits when the full
+// snapshot replaces the outline. Throws LoadCancelled or trace::TraceError.
+TimelineData loadTimelineOutline(const trace::TraceReader& reader, const LoadControl& control = {});
 
 // "warp pid 4121", "import: nvcc-time.csv": how a session is named on lanes and in tables.
 std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId);
