@@ -5,6 +5,7 @@
 // every trace's rows (a count and a sum per table), which any analysis of these files pays.
 // The traces: rank_traces.h.
 #include "core/engine/cache/rank_divergence.h"
+#include "core/engine/timeline/timeline_data.h"
 #include "core/engine/trace_analysis.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
@@ -14,6 +15,7 @@
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,6 +45,31 @@ void BM_RanksPlainScan(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_RanksPlainScan)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+
+// What the GUI's first paint of 256 ranks reads (bench_gui_ranks): each trace opened (its header,
+// schema and page checksums checked) and its outline read (engine::loadTimelineOutline), one thread.
+// Counters: the two apart.
+void BM_RanksOpenAndOutline(benchmark::State& state) {
+    const auto& paths = rankTraces();
+    double openS = 0, outlineS = 0;
+    std::size_t lanes = 0;
+    for (auto _ : state) {
+        openS = outlineS = 0;
+        for (const auto& p : paths) {
+            auto t0 = std::chrono::steady_clock::now();
+            auto reader = cs::trace::TraceReader::open(p);
+            auto t1 = std::chrono::steady_clock::now();
+            lanes += cs::engine::loadTimelineOutline(*reader).lanes.size();
+            auto t2 = std::chrono::steady_clock::now();
+            openS += std::chrono::duration<double>(t1 - t0).count();
+            outlineS += std::chrono::duration<double>(t2 - t1).count();
+        }
+    }
+    benchmark::DoNotOptimize(lanes);
+    state.counters["open_s"] = openS;
+    state.counters["outline_s"] = outlineS;
+}
+BENCHMARK(BM_RanksOpenAndOutline)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
 std::vector<std::shared_ptr<const cs::engine::TraceAnalysis>> analyseAll() {
     std::vector<std::shared_ptr<const cs::engine::TraceAnalysis>> out;

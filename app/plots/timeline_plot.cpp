@@ -273,8 +273,9 @@ void TimelinePlot::layoutRows() {
             const std::vector<int>& lanes = lanesOf[session];
             const std::vector<int>& marks = marksOf[session];
             Group g{static_cast<int>(s), session, {}, static_cast<int>(lanes.size() + marks.size()), 0, d.outline};
-            for (int l : lanes) g.spans += d.lanes[static_cast<std::size_t>(l)].spans.spanCount() + d.lanes[static_cast<std::size_t>(l)].outlineSpans;
-            for (int m : marks) g.spans += d.marks[static_cast<std::size_t>(m)].lookups.size() + d.marks[static_cast<std::size_t>(m)].outlineLookups;
+            for (int l : lanes) g.spans += d.lanes[static_cast<std::size_t>(l)].spans.spanCount();
+            for (int m : marks) g.spans += d.marks[static_cast<std::size_t>(m)].lookups.size();
+            g.spans += d.outlineEventsOf(session);  // an outline's events, none read yet
             g.label = prefix + qs(!lanes.empty() ? d.lanes[static_cast<std::size_t>(lanes.front())].process
                                                  : d.marks[static_cast<std::size_t>(marks.front())].process);
             m_groups.push_back(g);

@@ -441,8 +441,8 @@ TEST(ViewerLoading, MixedClocksAreDrawnOverTheWorkNotTheUptime) {
     EXPECT_TRUE(found) << "no lane of session " << session << " starts at " << shown;
 }
 
-// The outline (loadTimelineOutline) names the lanes the full load makes, each with the number of
-// spans the full load puts on it, and the sessions' lookups, without reading one span.
+// The outline (loadTimelineOutline) names the lanes the full load makes, and each session with the
+// number of spans, runtime rows and lookups the full load draws for it, without reading one span.
 void expectOutlineMatches(const cs::trace::TraceReader& reader) {
     const TimelineData full = loadTimeline(reader);
     const TimelineData outline = loadTimelineOutline(reader);
@@ -452,29 +452,36 @@ void expectOutlineMatches(const cs::trace::TraceReader& reader) {
         return std::to_string(l.sessionId) + "/" + std::to_string(l.trackId) + "/" + std::to_string(static_cast<int>(l.source)) + "/" +
                l.process + "/" + l.name;
     };
-    std::map<std::string, std::size_t> want, got;
-    std::size_t events = 0;
-    for (const TimelineLane& l : full.lanes) want[key(l)] = l.spans.spanCount();
+    std::set<std::string> want, got;
+    std::map<std::int64_t, std::size_t> eventsWant;
+    for (const TimelineLane& l : full.lanes) {
+        want.insert(key(l));
+        eventsWant[l.sessionId] += l.spans.spanCount();
+    }
     for (const TimelineLane& l : outline.lanes) {
-        got[key(l)] = l.outlineSpans;
+        got.insert(key(l));
         EXPECT_EQ(l.spans.spanCount(), 0u) << "the outline read a span of " << l.name;
-        events += l.outlineSpans;
     }
     EXPECT_EQ(got, want);
     std::map<std::int64_t, std::size_t> lookupsWant, lookupsGot;
-    for (const SessionMarks& m : full.marks)
+    std::size_t steps = 0;
+    for (const SessionMarks& m : full.marks) {
         if (m.lookups.size()) lookupsWant[m.sessionId] = m.lookups.size();
+        eventsWant[m.sessionId] += m.lookups.size();
+        steps += m.steps.size();
+    }
     for (const SessionMarks& m : outline.marks) {
         EXPECT_EQ(m.lookups.size(), 0u);
         if (m.outlineLookups) lookupsGot[m.sessionId] = m.outlineLookups;
-        events += m.outlineLookups;
     }
     EXPECT_EQ(lookupsGot, lookupsWant);
-    EXPECT_EQ(outline.events, events);
+    std::erase_if(eventsWant, [](const auto& kv) { return kv.second == 0; });
+    EXPECT_EQ(outline.outlineEvents, eventsWant);
+    EXPECT_EQ(outline.events, full.events - steps);  // steps are labels, not counted in an outline
     EXPECT_GT(outline.events, 0u);
 }
 
-TEST(TimelineOutline, NamesEveryLaneOfTheFullLoadWithItsSpanCount) {
+TEST(TimelineOutline, NamesEveryLaneAndSessionOfTheFullLoadWithItsEventCount) {
     cs::test::TempDir dir;
     writeMessyTrace(dir.file("t.cstrace"), 11);
     expectOutlineMatches(*cs::trace::TraceReader::open(dir.file("t.cstrace")));
@@ -504,5 +511,6 @@ TEST(TimelineOutline, ExtentOfOneClockStartsWhereTheFullLoadsDoesAndEndsNoLater)
     EXPECT_EQ(outline.maxNs, 3400);  // track b's last span; track a's ends at 2010
     EXPECT_EQ(full.maxNs, 51000);
     ASSERT_EQ(outline.lanes.size(), 2u);
-    EXPECT_EQ(outline.lanes[0].outlineSpans + outline.lanes[1].outlineSpans, 4u);
+    EXPECT_EQ(outline.outlineEventsOf(outline.lanes[0].sessionId), 4u);  // one session: counted by the highest id
+    EXPECT_EQ(outline.events, full.events);
 }

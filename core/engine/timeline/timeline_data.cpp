@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -149,25 +150,42 @@ public:
         m_control.report(100, "done");
     }
 
-    // loadTimelineOutline (timeline_data.h): lanes and counts from indexes and grouped counts, no event read.
+    // loadTimelineOutline (timeline_data.h): lanes and counts from indexes and b-tree pages, no event read.
     void runOutline() {
         m_out.outline = true;
         if (SessionClocks c = sessionClocks(m_reader); c.mixed()) m_out.clocks = std::move(c);
         loadSessions();
         loadTracks();
         m_control.report(20, "outline");
+        std::vector<TimelineLane> kept;
+        std::set<std::int64_t> spanSessions;
         for (TimelineLane& l : m_out.lanes) {
             const std::string track = std::to_string(l.trackId);
-            each("SELECT count(*) FROM spans WHERE track_id = " + track,
-                 [&](sqlite3_stmt* st) { l.outlineSpans = static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 0))); });
-            if (l.outlineSpans == 0) continue;
+            bool any = false;
             std::int64_t first = 0, last = 0;
-            each("SELECT start_ns FROM spans WHERE track_id = " + track + " ORDER BY start_ns LIMIT 1",
-                 [&](sqlite3_stmt* st) { first = trace::colInt(st, 0); });
+            each("SELECT start_ns FROM spans WHERE track_id = " + track + " ORDER BY start_ns LIMIT 1", [&](sqlite3_stmt* st) {
+                first = trace::colInt(st, 0);
+                any = true;
+            });
+            if (!any) continue;  // a thread with no spans: no lane, as in the full load
             each("SELECT start_ns, coalesce(dur_ns, 0) FROM spans WHERE track_id = " + track + " ORDER BY start_ns DESC LIMIT 1",
                  [&](sqlite3_stmt* st) { last = util::satAdd(trace::colInt(st, 0), std::max<std::int64_t>(0, trace::colInt(st, 1))); });
             const std::int64_t off = m_out.clocks.offsetOf(l.sessionId);
             extend(util::satAdd(first, off), util::satAdd(std::max(first, last), off));
+            spanSessions.insert(l.sessionId);
+            kept.push_back(std::move(l));
+        }
+        m_out.lanes = std::move(kept);
+        auto count = [](sqlite3_stmt* st) { return static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 0))); };
+        if (spanSessions.size() == 1) {
+            // The highest span id, one b-tree descent: the writer numbers rows from 1 without gaps, so
+            // in a trace it wrote this is the count (count(*) steps through every index entry: 10 ms
+            // a rank, the whole of an outline); in a file with gaps, an upper bound.
+            each("SELECT coalesce(max(id), 0) FROM spans", [&](sqlite3_stmt* st) { m_out.outlineEvents[*spanSessions.begin()] += count(st); });
+        } else {
+            for (const TimelineLane& l : m_out.lanes)
+                each("SELECT count(*) FROM spans WHERE track_id = " + std::to_string(l.trackId),
+                     [&](sqlite3_stmt* st) { m_out.outlineEvents[l.sessionId] += count(st); });
         }
         m_control.report(60, "outline");
         // The rows run() draws from each runtime table (`where`), counted per session.
@@ -185,26 +203,21 @@ public:
                      table + r.where + " GROUP BY session_id",
                  [&](sqlite3_stmt* st) {
                      const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
-                     m_out.lanes[runtimeLane(session, r.source, r.name)].outlineSpans =
-                         static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
+                     runtimeLane(session, r.source, r.name);
+                     m_out.outlineEvents[session] += static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
                      extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(std::max(trace::colInt(st, 2), trace::colInt(st, 3)), off));
                  });
         }
         each("SELECT session_id, count(*), min(ts_ns), max(ts_ns) FROM cache_lookups GROUP BY session_id", [&](sqlite3_stmt* st) {
             const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
-            marks(session).outlineLookups = static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
+            const auto n = static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
+            marks(session).outlineLookups = n;
+            m_out.outlineEvents[session] += n;
             extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(trace::colInt(st, 3), off));
         });
-        std::vector<TimelineLane> kept;
-        for (TimelineLane& l : m_out.lanes) {
-            if (l.outlineSpans == 0) continue;
-            m_out.events += l.outlineSpans;
-            kept.push_back(std::move(l));
-        }
-        std::stable_sort(kept.begin(), kept.end(),
+        std::stable_sort(m_out.lanes.begin(), m_out.lanes.end(),
                          [](const TimelineLane& a, const TimelineLane& b) { return a.sessionId < b.sessionId; });
-        m_out.lanes = std::move(kept);
-        for (const SessionMarks& m : m_out.marks) m_out.events += m.outlineLookups;
+        for (const auto& [session, n] : m_out.outlineEvents) m_out.events += n;
         m_control.report(100, "done");
     }
 

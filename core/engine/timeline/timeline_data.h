@@ -16,6 +16,7 @@
 #include "core/engine/timeline/timeline_index.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +39,6 @@ struct TimelineLane {
     std::string process;       // session label, e.g. "warp pid 4121"
     std::string name;          // e.g. "thread 4121", "module loads"
     TimelineIndex spans;
-    std::size_t outlineSpans = 0;  // an outline's lane (loadTimelineOutline): the spans it holds, none read
 };
 
 struct SessionMarks {
@@ -69,8 +69,14 @@ struct TimelineData {
     // Read only for sessions a TEF import wrote (no other source has details), so a recorded trace
     // of millions of spans pays nothing.
     std::vector<std::int64_t> detailSpans;
-    // An outline (loadTimelineOutline): sessions, lanes and how many events each holds, none read.
+    // An outline (loadTimelineOutline): sessions and lanes, and how many events each session holds
+    // (spans, runtime rows, lookups), none read.
     bool outline = false;
+    std::map<std::int64_t, std::size_t> outlineEvents;  // by session id
+    std::size_t outlineEventsOf(std::int64_t sessionId) const {
+        auto it = outlineEvents.find(sessionId);
+        return it == outlineEvents.end() ? 0 : it->second;
+    }
     std::vector<std::uint32_t> detailStrings;
 
     std::string_view str(std::int64_t id) const { return strings.get(id); }
@@ -88,13 +94,16 @@ struct TimelineData {
 // (after the timeline is published: the first paint waits on nothing else).
 TimelineData loadTimeline(const trace::TraceReader& reader, const LoadControl& control = {}, SpanTracks* keep = nullptr);
 
-// The outline of a trace: its sessions and lanes as loadTimeline names them, with how many spans and
-// lookups each holds (outlineSpans, outlineLookups) and the extent, but no event read. Why: 256 rank
-// traces of 100k events take tens of seconds to read whole, and a user who opens them wants the
-// ranks on screen at once (collapsed, one header each) while they load. Bounded work: index lookups
-// and counts on the (track_id, start_ns) and (session_id, ts_ns) indexes, and a grouped count of the
-// small runtime tables. The extent ends at the end of each lane's last-starting span, so it can fall
-// short of the full load's (a long span that starts earlier); the timeline refits when the full
+// The outline of a trace: its sessions and lanes as loadTimeline names them, how many events each
+// session holds (outlineEvents; SessionMarks::outlineLookups) and the extent, but no event read. Why:
+// 256 rank traces of 100k events take tens of seconds to read whole, and a user who opens them wants
+// the ranks on screen at once (collapsed, one header each) while they load. Bounded work: two lookups
+// per track on the (track_id, start_ns) index (its first and last span: whether it has any, and the
+// extent); the spans counted by their highest id when one session holds them all (a rank's trace:
+// exact for a trace CompileScope wrote, whose ids have no gaps; a count by track otherwise); a grouped count of the small runtime tables and of the lookups.
+// The extent ends at the end of each lane's last-starting span, so it can fall short of the full
+// load's (a long span that starts earlier); a session's count includes spans whose track row is
+// missing (a damaged trace, which the full load leaves out). The timeline refits when the full
 // snapshot replaces the outline. Throws LoadCancelled or trace::TraceError.
 TimelineData loadTimelineOutline(const trace::TraceReader& reader, const LoadControl& control = {});
 
