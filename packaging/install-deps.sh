@@ -9,7 +9,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang
   libsqlite3-dev sqlite3
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
   xvfb xauth chromium
   python3 python3-numba python3-venv

@@ -415,7 +415,13 @@ void MainWindow::refreshViews() {
 // The ranks compared again when a trace was opened, renamed or analysed (not on every progress step).
 void MainWindow::refreshRanks(const std::vector<const TraceDocument*>& all) {
     m_tabs->setTabVisible(m_tabs->indexOf(m_ranks), all.size() >= 2);
-    if (all.size() < 2) return;
+    if (all.size() < 2) {
+        if (!m_rankNotes.empty()) {
+            m_rankNotes.clear();
+            refreshTimeline(true);
+        }
+        return;
+    }
     std::vector<const void*> inputs;
     for (const TraceDocument* d : all) inputs.push_back(d->analyses.get());
     QStringList labels;
@@ -424,6 +430,11 @@ void MainWindow::refreshRanks(const std::vector<const TraceDocument*>& all) {
     m_rankInputs = std::move(inputs);
     m_rankLabels = labels;
     m_ranks->setRanks(compareDocuments(all));
+    // A slow or divergent rank says so on its timeline headers.
+    std::vector<QString> notes = rankNotes(*m_ranks->ranks(), m_docs.size());
+    if (notes == m_rankNotes) return;
+    m_rankNotes = std::move(notes);
+    refreshTimeline(true);
 }
 
 int MainWindow::timelineSourceOf(int docIndex) const {
@@ -446,8 +457,8 @@ void MainWindow::flushTimeline() {
 
 void MainWindow::refreshTimeline(bool keepView) {
     std::vector<TimelineSource> sources;
-    for (const TraceDocument& d : m_docs)
-        if (d.timeline) sources.push_back({d.label, d.timeline});
+    for (std::size_t i = 0; i < m_docs.size(); ++i)
+        if (m_docs[i].timeline) sources.push_back({m_docs[i].label, m_docs[i].timeline, i < m_rankNotes.size() ? m_rankNotes[i] : QString()});
     m_timeline->plot()->setOpenTraces(m_docs.size());
     m_timeline->plot()->setSources(std::move(sources), keepView);
 }

@@ -140,6 +140,7 @@ private:
     RanksView* m_ranks = nullptr;
     std::vector<const void*> m_rankInputs;  // the analyses the Ranks view compared (refreshRanks)
     QStringList m_rankLabels;
+    std::vector<QString> m_rankNotes;  // per document: what sets it apart as a rank (timeline headers)
     QComboBox* m_traceChooser;
     QLineEdit* m_searchBox;
     QTimer* m_searchTimer;

@@ -77,6 +77,23 @@ QString ranksHeadline(const RanksSnapshot& s) {
     return text;
 }
 
+QString rankNote(const RankRow& r) {
+    if (!r.analysed) return {};
+    QStringList parts;
+    if (r.slow) parts << (r.timesMedian ? QStringLiteral("slow rank: %1x the median").arg(*r.timesMedian, 0, 'f', 2) : QStringLiteral("slow rank"));
+    // On the odd side: compiled what the others did not (or the reverse), missed where they hit.
+    if (r.programsApart) parts << QStringLiteral("diverges on %1").arg(count(static_cast<std::size_t>(r.programsApart), "program", "programs"));
+    if (r.stepsApart) parts << QStringLiteral("missed apart at %1").arg(count(static_cast<std::size_t>(r.stepsApart), "step", "steps"));
+    return parts.join(QStringLiteral(", "));
+}
+
+std::vector<QString> rankNotes(const RanksSnapshot& s, std::size_t documents) {
+    std::vector<QString> out(documents);
+    for (const RankRow& r : s.rows)
+        if (r.doc >= 0 && static_cast<std::size_t>(r.doc) < documents) out[static_cast<std::size_t>(r.doc)] = rankNote(r);
+    return out;
+}
+
 int rankDocOf(const RanksSnapshot& s, const engine::Evidence& e) {
     for (const RankRow& row : s.rows)
         if (e.note == "in " + row.label.toStdString()) return row.doc;
@@ -87,12 +104,8 @@ RanksModel* makeRanksModel(QObject* parent) {
     const auto right = Qt::AlignRight | Qt::AlignVCenter;
     auto verdict = [](const RankRow& r) {
         if (!r.analysed) return QStringLiteral("loading");
-        QStringList parts;
-        if (r.slow) parts << QStringLiteral("slow");
-        // On the odd side: compiled what the others did not (or the reverse), missed where they hit.
-        if (r.programsApart) parts << QStringLiteral("diverges on %1").arg(count(static_cast<std::size_t>(r.programsApart), "program", "programs"));
-        if (r.stepsApart) parts << QStringLiteral("missed apart at %1").arg(count(static_cast<std::size_t>(r.stepsApart), "step", "steps"));
-        return parts.isEmpty() ? QStringLiteral("as the others") : parts.join(QStringLiteral(", "));
+        const QString note = rankNote(r);
+        return note.isEmpty() ? QStringLiteral("as the others") : note;
     };
     return new RanksModel(
         {{QStringLiteral("Rank"), [](const RankRow& r) { return QVariant(r.label); }, {}, Qt::AlignLeft | Qt::AlignVCenter,

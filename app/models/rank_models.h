@@ -46,6 +46,11 @@ using RanksPtr = std::shared_ptr<const RanksSnapshot>;
 RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs);
 // "12 ranks: they compiled the same programs at the same steps. Median compile time 2.10 s; 1 slow rank."
 QString ranksHeadline(const RanksSnapshot& s);
+// What sets a rank apart, for its timeline headers: "slow rank: 3.02x the median", "diverges on 1
+// program, missed apart at 1 step"; "" for a rank like the others or not analysed.
+QString rankNote(const RankRow& r);
+// The note of each document (by index), "" for none.
+std::vector<QString> rankNotes(const RanksSnapshot& s, std::size_t documents);
 // The document a finding's evidence row belongs to (its note reads "in LABEL"), -1 for none.
 int rankDocOf(const RanksSnapshot& s, const engine::Evidence& e);
 

@@ -30,6 +30,20 @@ QString TimelinePlot::groupLabel(int group) const {
     return m_groups[static_cast<std::size_t>(group)].label;
 }
 
+QString TimelinePlot::groupHeaderText(int group) const {
+    if (group < 0 || group >= groupCount()) return {};
+    const Group& g = m_groups[static_cast<std::size_t>(group)];
+    const bool collapsed = groupCollapsed(group);
+    const QString lanes = g.lanes == 1 ? QStringLiteral("1 lane") : QStringLiteral("%1 lanes").arg(g.lanes);
+    // An outline's group (its trace still loading) says so, and how much is coming.
+    QString text = g.loading ? QStringLiteral("%1 %2 · %3, %4 events, loading…").arg(collapsed ? QStringLiteral("▸") : QStringLiteral("▾"), g.label, lanes).arg(g.spans)
+                   : collapsed ? QStringLiteral("▸ %1 · %2, %3 events hidden (click to expand)").arg(g.label, lanes).arg(g.spans)
+                               : QStringLiteral("▾ %1 · %2").arg(g.label, lanes);
+    // What the window knows of the trace as a whole: a slow or divergent rank says so here.
+    if (const QString& note = m_sources[static_cast<std::size_t>(g.source)].note; !note.isEmpty()) text += QStringLiteral(" — ") + note;
+    return text;
+}
+
 bool TimelinePlot::groupLoading(int group) const {
     return group >= 0 && group < groupCount() && m_groups[static_cast<std::size_t>(group)].loading;
 }

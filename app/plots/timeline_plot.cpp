@@ -225,9 +225,16 @@ void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh)
                    r.upper < keyOf(static_cast<int>(s), m_sources[s].data->maxNs);
     }
     QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
+    // A selection (or a range) in a trace whose snapshot is the same stays: 256 ranks arrive one by
+    // one after their outlines, and each arrival must not take away what the user clicked in another.
+    auto unchanged = [&](int source) {
+        return keep && source >= 0 && static_cast<std::size_t>(source) < sources.size() &&
+               sources[static_cast<std::size_t>(source)].data == m_sources[static_cast<std::size_t>(source)].data;
+    };
+    const bool keepSelection = unchanged(m_selection.source), keepRange = unchanged(m_range.source);
     m_sources = std::move(sources);
-    m_selection = {};
-    m_range = {};
+    if (!keepSelection) m_selection = {};
+    if (!keepRange) m_range = {};
     if (!keep) {
         m_highlights.clear();
         m_highlightCount = 0;
@@ -496,16 +503,9 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
         if (row.header) {
             // A group's header: a band across the plot with the process's name; a collapsed group
             // says what it hides.
-            const Group& g = m_groups[static_cast<std::size_t>(row.group)];
             QRectF band(area.left(), y->coordToPixel(row.y0), area.width(), std::abs(y->coordToPixel(1) - y->coordToPixel(0)));
             canvas.rect(band, QColor(0xe3, 0xe8, 0xec), QColor());
-            const bool collapsed = m_collapsed.contains(groupKey(row.group));
-            const QString lanes = g.lanes == 1 ? QStringLiteral("1 lane") : QStringLiteral("%1 lanes").arg(g.lanes);
-            // An outline's group (its trace still loading) says so, and how much is coming.
-            const QString text = g.loading ? QStringLiteral("%1 %2 · %3, %4 events, loading…").arg(collapsed ? QStringLiteral("▸") : QStringLiteral("▾"), g.label, lanes).arg(g.spans)
-                                 : collapsed ? QStringLiteral("▸ %1 · %2, %3 events hidden (click to expand)").arg(g.label, lanes).arg(g.spans)
-                                             : QStringLiteral("▾ %1 · %2").arg(g.label, lanes);
-            canvas.text(band.adjusted(4, 0, -4, 0), text, QColor(0x26, 0x32, 0x38));
+            canvas.text(band.adjusted(4, 0, -4, 0), groupHeaderText(row.group), QColor(0x26, 0x32, 0x38));
             continue;
         }
         std::int64_t t0 = nsOf(row.source, kr.lower), t1 = nsOf(row.source, kr.upper);

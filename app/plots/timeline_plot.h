@@ -36,6 +36,7 @@ class LanesPlottable;
 struct TimelineSource {
     QString label;      // file name
     TimelinePtr data;
+    QString note{};     // on each of its group headers, e.g. "slow rank: 3.02x the median" (empty: none)
 };
 
 // A Shift-drag selection: a time range over the lanes it crossed, summarised per span name.
@@ -111,6 +112,7 @@ public:
     void setOpenTraces(std::size_t n) { m_openTraces = n; }
     int groupCount() const { return static_cast<int>(m_groups.size()); }
     QString groupLabel(int group) const;
+    QString groupHeaderText(int group) const;  // the header as drawn (tests)
     bool groupCollapsed(int group) const;
     // Whether `group` comes from an outline (engine::TimelineData::outline): its trace is still loading.
     bool groupLoading(int group) const;

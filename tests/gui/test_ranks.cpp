@@ -9,11 +9,14 @@
 #include "app/widgets/filtered_table.h"
 #include "app/widgets/overview_view.h"
 #include "app/widgets/ranks_view.h"
+#include "app/widgets/timeline_view.h"
+#include "app/plots/timeline_plot.h"
 #include "cli_runner.h"
 
 #include "app/models/load_gate.h"
 #include "app/models/trace_loader.h"
 #include "core/engine/timeline/timeline_data.h"
+#include "core/trace/reader.h"
 #include "core/trace/writer.h"
 #include "test_util.h"
 
@@ -218,6 +221,17 @@ TEST(RanksView, ComparesTheRanksAsCheckDoesAndLeadsToTheEvidence) {
     for (const auto& p : ranks.divergence.programs)
         EXPECT_NE(cli.out.find("FAIL program " + p.key), std::string::npos) << cli.out;
 
+    // The timeline says which rank is slow and which diverges, on their (collapsed or not) headers.
+    cs::gui::TimelinePlot* plot = window.timeline()->plot();
+    ASSERT_EQ(plot->groupCount(), 4);
+    for (int g = 0; g < plot->groupCount(); ++g) {
+        const QString header = plot->groupHeaderText(g);
+        const QString rank = plot->groupLabel(g).section(QLatin1Char('/'), 0, 0);
+        if (rank == QStringLiteral("rank2")) EXPECT_TRUE(header.endsWith(QStringLiteral(" — slow rank: 4.00x the median"))) << header.toStdString();
+        else if (rank == QStringLiteral("rank1")) EXPECT_TRUE(header.contains(QStringLiteral(" — diverges on 1 program, missed apart at 1 step"))) << header.toStdString();
+        else EXPECT_FALSE(header.contains(QStringLiteral(" — "))) << header.toStdString();
+    }
+
     // One activation from the slow rank's finding to its longest compile in that rank's Cache view.
     cs::gui::FindingsModel* fm = view->findingsModel();
     QModelIndex slowFinding;
@@ -233,6 +247,32 @@ TEST(RanksView, ComparesTheRanksAsCheckDoesAndLeadsToTheEvidence) {
     emit view->table()->activated(view->model()->index(3, 0));
     EXPECT_EQ(window.currentDocument(), 3);
     EXPECT_EQ(tabs->currentWidget(), static_cast<QWidget*>(window.overview()));
+}
+
+// Ranks arrive one by one: a new snapshot of one trace keeps what is selected in another, and only
+// a new snapshot of the selected trace (or new traces) clears it.
+TEST(RanksTimeline, ASelectionStaysWhileOtherTracesArrive) {
+    cs::test::TempDir dir;
+    auto snapshot = [&](int r) {
+        auto reader = cs::trace::TraceReader::open(writeRank(dir, r).toStdString());
+        return std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimeline(*reader));
+    };
+    auto a = snapshot(0), b = snapshot(1), b2 = snapshot(2), a2 = snapshot(3);
+    cs::gui::TimelinePlot plot;
+    plot.resize(1000, 600);
+    plot.show();
+    plot.setSources({{QStringLiteral("rank0"), a}, {QStringLiteral("rank1"), b}});
+    ASSERT_FALSE(a->lanes.empty());
+    std::vector<cs::engine::TimelineItem> items;
+    a->lanes[0].spans.query(a->minNs, a->maxNs + 1, 1, items);
+    ASSERT_FALSE(items.empty());
+    plot.select({0, 0, -1, items.front(), {}}, false);
+    ASSERT_TRUE(plot.selection().valid());
+    plot.setSources({{QStringLiteral("rank0"), a}, {QStringLiteral("rank1"), b2}}, true);  // rank 1 read whole
+    EXPECT_TRUE(plot.selection().valid());
+    EXPECT_EQ(plot.selection().item.rowId, items.front().rowId);
+    plot.setSources({{QStringLiteral("rank0"), a2}, {QStringLiteral("rank1"), b2}}, true);  // the selected trace changed
+    EXPECT_FALSE(plot.selection().valid());
 }
 
 }  // namespace
