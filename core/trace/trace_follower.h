@@ -9,7 +9,9 @@
 // into memory before they are written to the mirror (so the recorder's checkpoints are never held
 // back for long: a transaction lasts about a millisecond), referrers first (a copied row's strings
 // and tracks were committed before it, so they are still found), on a connection opened for that
-// poll and closed after it (an idle open connection would stop the recorder from finalizing).
+// poll and closed after it (an idle open connection would stop the recorder from finalizing). The
+// mirror is written many rows to a statement (kRowsPerInsert, trace_follower.cpp): the copy must
+// outpace the recorder, or the follower falls behind.
 // Views then read the mirror, which nobody else writes; it is in WAL mode, so a reader on another
 // thread (the live analysis) keeps its snapshot while the next polls are written.
 //

@@ -1,5 +1,6 @@
 // TraceFollower: each poll reads exactly the rows committed since the last one (appended tables) plus
-// the small tables the writer changes in place, and the mirror equals the recording after each poll.
+// the small tables the writer changes in place, and the mirror equals the recording after each poll,
+// value for value, also where rows are written many to a statement; a poll that fails keeps nothing.
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 #include "core/trace/trace_follower.h"
@@ -15,6 +16,19 @@ using namespace cs;
 
 namespace {
 std::int64_t count(const std::string& path, const std::string& table) { return trace::TraceReader::open(path)->rowCount(table); }
+
+// Every row of `table` with its rowid, each value with its SQLite type, in rowid order.
+std::string dump(const std::string& path, const std::string& table) {
+    std::string out;
+    trace::TraceReader::open(path)->query("SELECT rowid, * FROM " + table + " ORDER BY rowid", [&](sqlite3_stmt* st) {
+        for (int c = 0; c < sqlite3_column_count(st); ++c) {
+            out += std::to_string(sqlite3_column_type(st, c)) + ":";
+            if (const unsigned char* v = sqlite3_column_text(st, c)) out += reinterpret_cast<const char*>(v);
+            out += c + 1 < sqlite3_column_count(st) ? "|" : "\n";
+        }
+    });
+    return out;
+}
 
 std::int64_t appendedFor(const trace::TraceFollower::PollResult& r, const std::string& table) {
     for (const auto& t : r.appended)
@@ -90,4 +104,59 @@ TEST(TraceFollower, NotATraceIsAClearError) {
     } catch (const trace::TraceError& e) {
         EXPECT_NE(std::string(e.what()).find("notes.txt"), std::string::npos) << e.what();
     }
+}
+
+// Rows are written to the mirror many to a statement, the rest of a chunk one by one: every value
+// (NULLs, integers, reals, text) and every rowid arrives as the recording has it, on both paths.
+TEST(TraceFollower, MirrorRowsEqualTheRecordingsValueForValue) {
+    test::TempDir dir;
+    const std::string rec = dir.file("rec.cstrace"), mirror = dir.file("mirror.cstrace");
+    trace::TraceWriter w(rec, {});
+    auto s = w.addSession({.pid = 7, .startNs = 0});
+    auto t = w.addTrack({.sessionId = s, .tid = 7, .name = w.intern("main")});
+    trace::TraceFollower f(rec, mirror);
+    for (int round = 0; round < 3; ++round) {
+        for (int i = 0; i < 1000 + 37 * round; ++i) {
+            const std::int64_t span = w.addSpan({.trackId = t, .startNs = round * 100000 + i, .durNs = i % 3 ? trace::OptInt(i) : trace::OptInt(),
+                                                 .category = CS_CAT_COMPILE, .name = w.intern("k" + std::to_string(i % 50)),
+                                                 .detail = i % 4 ? 0 : w.intern("detail " + std::to_string(i))});
+            if (i % 5 == 0) w.addSpanArg(span, w.intern("bytes"), std::int64_t{i} * 1000);
+            if (i % 7 == 0) w.addSpanArg(span, w.intern("ratio"), i / 7.0);
+            if (i % 11 == 0) w.addSpanArg(span, w.intern("note"), std::string_view("n\xc3\xa4me " + std::to_string(i)));
+        }
+        w.commit();
+        f.poll();
+        for (const char* table : {"spans", "span_args", "strings", "enums", "sessions", "tracks"})
+            EXPECT_EQ(dump(mirror, table), dump(rec, table)) << table << " after poll " << round;
+    }
+}
+
+// A poll that fails part way (here: a row the mirror already holds) keeps nothing it copied, and the
+// next poll starts from the same watermarks.
+TEST(TraceFollower, AFailedPollKeepsNothingAndTheNextStartsWhereItDid) {
+    test::TempDir dir;
+    const std::string rec = dir.file("rec.cstrace"), mirror = dir.file("mirror.cstrace");
+    trace::TraceWriter w(rec, {});
+    auto t = w.addTrack({.sessionId = w.addSession({.startNs = 0})});
+    auto name = w.intern("f");
+    for (int i = 0; i < 100; ++i) w.addSpan({.trackId = t, .startNs = i, .durNs = 1, .category = CS_CAT_COMPILE, .name = name});
+    w.commit();
+    trace::TraceFollower f(rec, mirror);
+    f.poll();
+    ASSERT_EQ(count(mirror, "spans"), 100);
+
+    // Another program puts span 150 into the mirror; the recording then commits spans 101..200.
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(mirror.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "INSERT INTO spans (id, track_id, start_ns, category) VALUES (150, 1, 0, 1)", nullptr, nullptr, nullptr), SQLITE_OK);
+    for (int i = 100; i < 200; ++i) w.addSpan({.trackId = t, .startNs = i, .durNs = 1, .category = CS_CAT_COMPILE, .name = name});
+    w.commit();
+    EXPECT_THROW(f.poll(), trace::TraceError);
+    EXPECT_EQ(count(mirror, "spans"), 101) << "rows of the failed poll were kept";
+    EXPECT_EQ(f.totalAppendedRowsRead(), 100 + count(rec, "strings") + count(rec, "enums"));
+
+    ASSERT_EQ(sqlite3_exec(db, "DELETE FROM spans WHERE id = 150", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    EXPECT_EQ(f.poll().appendedRowsRead, 100);
+    EXPECT_EQ(dump(mirror, "spans"), dump(rec, "spans"));
 }
