@@ -217,6 +217,7 @@ void TimelinePlot::syncScrollBar() {
 void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh) {
     bool keep = refresh && sources.size() == m_sources.size() && !m_sources.empty();
     for (std::size_t s = 0; keep && s < sources.size(); ++s) keep = sources[s].label == m_sources[s].label;
+    const bool sameTraces = keep;
     if (keep) {
         // Was the whole trace in view? Then follow it as it grows.
         QCPRange r = m_plot->xAxis->range();
@@ -228,7 +229,7 @@ void TimelinePlot::setSources(std::vector<TimelineSource> sources, bool refresh)
     // A selection (or a range) in a trace whose snapshot is the same stays: 256 ranks arrive one by
     // one after their outlines, and each arrival must not take away what the user clicked in another.
     auto unchanged = [&](int source) {
-        return keep && source >= 0 && static_cast<std::size_t>(source) < sources.size() &&
+        return sameTraces && source >= 0 && static_cast<std::size_t>(source) < sources.size() &&
                sources[static_cast<std::size_t>(source)].data == m_sources[static_cast<std::size_t>(source)].data;
     };
     const bool keepSelection = unchanged(m_selection.source), keepRange = unchanged(m_range.source);
