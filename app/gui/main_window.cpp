@@ -195,6 +195,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_following.empty()) m_liveTicker->stop();
         if (TraceDocument* d = doc(id)) {
             d->loading = false;
+            if (d->timeline && d->timeline->outline) refreshTimeline(true);  // "not read", no longer "loading…"
             if (cancelled && wasFollowing)
                 m_status->setText(QStringLiteral("Detached from %1: the recording goes on; what was shown stays").arg(d->label));
             else if (cancelled)
@@ -457,8 +458,12 @@ void MainWindow::flushTimeline() {
 
 void MainWindow::refreshTimeline(bool keepView) {
     std::vector<TimelineSource> sources;
-    for (std::size_t i = 0; i < m_docs.size(); ++i)
-        if (m_docs[i].timeline) sources.push_back({m_docs[i].label, m_docs[i].timeline, i < m_rankNotes.size() ? m_rankNotes[i] : QString()});
+    for (std::size_t i = 0; i < m_docs.size(); ++i) {
+        const TraceDocument& d = m_docs[i];
+        if (!d.timeline) continue;
+        // An outline whose load ended (cancelled, failed) says its events were not read.
+        sources.push_back({d.label, d.timeline, i < m_rankNotes.size() ? m_rankNotes[i] : QString(), !d.loading && d.timeline->outline});
+    }
     m_timeline->plot()->setOpenTraces(m_docs.size());
     m_timeline->plot()->setSources(std::move(sources), keepView);
 }

@@ -36,7 +36,11 @@ QString TimelinePlot::groupHeaderText(int group) const {
     const bool collapsed = groupCollapsed(group);
     const QString lanes = g.lanes == 1 ? QStringLiteral("1 lane") : QStringLiteral("%1 lanes").arg(g.lanes);
     // An outline's group (its trace still loading) says so, and how much is coming.
-    QString text = g.loading ? QStringLiteral("%1 %2 · %3, %4 events, loading…").arg(collapsed ? QStringLiteral("▸") : QStringLiteral("▾"), g.label, lanes).arg(g.spans)
+    const bool stopped = m_sources[static_cast<std::size_t>(g.source)].stopped;
+    QString text = g.loading ? QStringLiteral("%1 %2 · %3, %4 events, %5")
+                                   .arg(collapsed ? QStringLiteral("▸") : QStringLiteral("▾"), g.label, lanes)
+                                   .arg(g.spans)
+                                   .arg(stopped ? QStringLiteral("not read (loading stopped)") : QStringLiteral("loading…"))
                    : collapsed ? QStringLiteral("▸ %1 · %2, %3 events hidden (click to expand)").arg(g.label, lanes).arg(g.spans)
                                : QStringLiteral("▾ %1 · %2").arg(g.label, lanes);
     // What the window knows of the trace as a whole: a slow or divergent rank says so here.

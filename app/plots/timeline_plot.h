@@ -37,6 +37,7 @@ struct TimelineSource {
     QString label;      // file name
     TimelinePtr data;
     QString note{};     // on each of its group headers, e.g. "slow rank: 3.02x the median" (empty: none)
+    bool stopped = false;  // an outline whose full read will not come (cancelled, or it failed)
 };
 
 // A Shift-drag selection: a time range over the lanes it crossed, summarised per span name.

@@ -275,4 +275,21 @@ TEST(RanksTimeline, ASelectionStaysWhileOtherTracesArrive) {
     EXPECT_FALSE(plot.selection().valid());
 }
 
+// An outline whose full read will not come (the user cancelled, or the read failed) says so, and
+// does not promise it is loading.
+TEST(RanksTimeline, AnOutlineWhoseLoadStoppedSaysItsEventsWereNotRead) {
+    cs::test::TempDir dir;
+    auto reader = cs::trace::TraceReader::open(writeRank(dir, 0).toStdString());
+    auto outline = std::make_shared<const cs::engine::TimelineData>(cs::engine::loadTimelineOutline(*reader));
+    cs::gui::TimelinePlot plot;
+    plot.resize(1000, 600);
+    plot.setSources({{QStringLiteral("rank0"), outline}});
+    ASSERT_EQ(plot.groupCount(), 1);
+    EXPECT_TRUE(plot.groupLoading(0));
+    EXPECT_TRUE(plot.groupHeaderText(0).contains(QStringLiteral("loading…"))) << plot.groupHeaderText(0).toStdString();
+    plot.setSources({{QStringLiteral("rank0"), outline, {}, true}}, true);
+    EXPECT_TRUE(plot.groupHeaderText(0).contains(QStringLiteral("not read (loading stopped)"))) << plot.groupHeaderText(0).toStdString();
+    EXPECT_FALSE(plot.groupHeaderText(0).contains(QStringLiteral("loading…")));
+}
+
 }  // namespace

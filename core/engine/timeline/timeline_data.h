@@ -69,6 +69,7 @@ struct TimelineData {
     // Read only for sessions a TEF import wrote (no other source has details), so a recorded trace
     // of millions of spans pays nothing.
     std::vector<std::int64_t> detailSpans;
+    std::vector<std::uint32_t> detailStrings;
     // An outline (loadTimelineOutline): sessions and lanes, and how many events each session holds
     // (spans, runtime rows, lookups), none read.
     bool outline = false;
@@ -77,7 +78,6 @@ struct TimelineData {
         auto it = outlineEvents.find(sessionId);
         return it == outlineEvents.end() ? 0 : it->second;
     }
-    std::vector<std::uint32_t> detailStrings;
 
     std::string_view str(std::int64_t id) const { return strings.get(id); }
     // The detail string id of span `spanId` (a row id of a Spans lane), 0 when it has none.
