@@ -77,6 +77,14 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->setTabVisible(m_tabs->indexOf(m_build), false);
     // Shown while several traces are open: they are compared as the ranks of one job.
     m_ranks = new RanksView;
+    m_rankTimer = new QTimer(this);
+    m_rankTimer->setSingleShot(true);
+    m_rankTimer->setInterval(500);
+    connect(m_rankTimer, &QTimer::timeout, this, [this] {
+        std::vector<const TraceDocument*> all;
+        for (const TraceDocument& d : m_docs) all.push_back(&d);
+        refreshRanks(all, true);
+    });
     m_tabs->addTab(m_ranks, QStringLiteral("Ranks"));
     m_tabs->setTabVisible(m_tabs->indexOf(m_ranks), false);
     setCentralWidget(m_tabs);
@@ -414,7 +422,7 @@ void MainWindow::refreshViews() {
 }
 
 // The ranks compared again when a trace was opened, renamed or analysed (not on every progress step).
-void MainWindow::refreshRanks(const std::vector<const TraceDocument*>& all) {
+void MainWindow::refreshRanks(const std::vector<const TraceDocument*>& all, bool now) {
     m_tabs->setTabVisible(m_tabs->indexOf(m_ranks), all.size() >= 2);
     if (all.size() < 2) {
         if (!m_rankNotes.empty()) {
@@ -428,6 +436,13 @@ void MainWindow::refreshRanks(const std::vector<const TraceDocument*>& all) {
     QStringList labels;
     for (const TraceDocument* d : all) labels << d->label;
     if (inputs == m_rankInputs && labels == m_rankLabels) return;
+    // While ranks load, their analyses arrive one by one (256 of them): the comparison and its tables
+    // are redone at most twice a second then, and at once when the last load ends.
+    if (isLoading() && !now) {
+        if (!m_rankTimer->isActive()) m_rankTimer->start();
+        return;
+    }
+    m_rankTimer->stop();
     m_rankInputs = std::move(inputs);
     m_rankLabels = labels;
     m_ranks->setRanks(compareDocuments(all));

@@ -107,7 +107,8 @@ private:
     TraceDocument* doc(int id);
     const TraceDocument* doc(int id) const;
     void refreshViews();
-    void refreshRanks(const std::vector<const TraceDocument*>& all);
+    // `now`: also while traces load (the throttle's timer); otherwise at most every 500 ms until they have.
+    void refreshRanks(const std::vector<const TraceDocument*>& all, bool now = false);
     void refreshTimeline(bool keepView = false);
     void flushTimeline();  // the timeline refresh queued by timelineReady, now (and once)
     void relabelDocuments();  // each trace named by the path that tells it apart from the others open
@@ -138,6 +139,7 @@ private:
     InvalidationsView* m_invalidations;
     BuildView* m_build;
     RanksView* m_ranks = nullptr;
+    QTimer* m_rankTimer = nullptr;  // the throttle of refreshRanks while traces load
     std::vector<const void*> m_rankInputs;  // the analyses the Ranks view compared (refreshRanks)
     QStringList m_rankLabels;
     std::vector<QString> m_rankNotes;  // per document: what sets it apart as a rank (timeline headers)
