@@ -1,16 +1,16 @@
 // A whole build's import (issue 23): 1,860 clang -ftime-trace files, 1.5M events in all, through
 // `compilescope import`'s own path (ingest::importFiles: sniffing, one session per file placed at its
-// beginningOfTime, "Total" events as phase totals), beside plain SQLite inserts of as many rows as
-// the import writes (raw_sqlite_spans.h). Target: import >= 0.9 x the raw inserts
-// (scripts/bench_ratios.py, "build import / raw SQLite inserts").
+// beginningOfTime, "Total" events as phase totals), beside plain SQLite inserts of the rows the import
+// writes into the same schema (same_rows_floor.h) and, shown only, as many plain six-integer rows
+// (raw_sqlite_spans.h). Target: import >= 0.9 x the same-rows inserts (scripts/bench_ratios.py).
 //
 // The files: clang_build_traces.h (COMPILESCOPE_BENCH_BUILD_FILES=N imports N instead of 1,860).
 #include "core/ingest/import_files.h"
 #include "clang_build_traces.h"
 #include "raw_sqlite_spans.h"
+#include "same_rows_floor.h"
 
 #include <benchmark/benchmark.h>
-#include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -35,27 +35,19 @@ void importBuild(const std::string& out) {
     cs::ingest::importFiles(req);
 }
 
-// Rows the import writes (every table a build's import fills), counted once from a real import.
-std::int64_t importRows() {
-    static const std::int64_t rows = [] {
+// The rows the import writes (every table), from one real import, held in memory.
+const cs::bench::TraceRows& importedRows() {
+    static const cs::bench::TraceRows rows = [] {
         const std::string out = tmpPath("bench-build-rows.cstrace");
         importBuild(out);
-        sqlite3* db = nullptr;
-        sqlite3_open_v2(out.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-        std::int64_t n = 0;
-        for (const char* table : {"sessions", "tracks", "strings", "spans", "span_args", "phase_timings", "stats"}) {
-            sqlite3_stmt* st = nullptr;
-            if (sqlite3_prepare_v2(db, (std::string("SELECT count(*) FROM ") + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
-                sqlite3_step(st) == SQLITE_ROW)
-                n += sqlite3_column_int64(st, 0);
-            sqlite3_finalize(st);
-        }
-        sqlite3_close(db);
+        auto r = cs::bench::loadTraceRows(out);
         cs::bench::removeDbFiles(out);
-        return n;
+        return r;
     }();
     return rows;
 }
+
+std::int64_t importRows() { return importedRows().rows; }
 
 void setCounters(benchmark::State& state) {
     // Items are the build's events for both benchmarks, so the ratio of items/s is that of times.
@@ -67,7 +59,7 @@ void setCounters(benchmark::State& state) {
                                                     benchmark::Counter::kIsRate);
 }
 
-// The floor: as many plain prepared inserts as the import writes rows.
+// Shown: as many plain six-integer rows as the import writes, one table, no index (raw_sqlite_spans.h).
 void BM_BuildRawSqliteInserts(benchmark::State& state) {
     const std::int64_t rows = importRows();
     const std::string out = tmpPath("bench-build-raw.db");
@@ -76,6 +68,17 @@ void BM_BuildRawSqliteInserts(benchmark::State& state) {
     cs::bench::removeDbFiles(out);
 }
 BENCHMARK(BM_BuildRawSqliteInserts)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+// The limit: the import's own rows, every table, inserted again by plain prepared statements of 64
+// rows into the same schema (same_rows_floor.h).
+void BM_BuildSameRowsFloor(benchmark::State& state) {
+    const auto& rows = importedRows();
+    const std::string out = tmpPath("bench-build-same-rows.db");
+    for (auto _ : state) cs::bench::insertTraceRows(rows, out, 64);
+    setCounters(state);
+    cs::bench::removeDbFiles(out);
+}
+BENCHMARK(BM_BuildSameRowsFloor)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 // The whole import of every file into one trace, as `compilescope import $(find ...) -o build.cstrace`.
 void BM_BuildImport(benchmark::State& state) {
