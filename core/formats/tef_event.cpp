@@ -11,9 +11,7 @@ using Token = util::JsonPullReader::Token;
 constexpr size_t kMaxArgs = 512;      // per event; more are counted, not stored
 constexpr size_t kMaxArgKey = 1024;   // flattened key length
 
-void problem(TefEvent& ev, std::string_view what) {
-    if (ev.problem.empty()) ev.problem = std::string(what);
-}
+void problem(TefEvent& ev, std::string_view what) { ev.setProblem(what); }
 
 // Skips the value that `t` begins; false when the JSON is broken.
 bool skipValue(util::JsonPullReader& r, Token t) {
@@ -88,16 +86,7 @@ bool readBool(util::JsonPullReader& r, TefEvent& ev, bool& out, const char* key)
     return skipValue(r, t);
 }
 
-// A new argument slot named `key`, or nullptr (counted) beyond the limits.
-TefArg* newArg(TefEvent& ev, const std::string& key) {
-    if (ev.argCount >= kMaxArgs || key.size() > kMaxArgKey) {
-        ++ev.droppedArgs;
-        return nullptr;
-    }
-    TefArg& a = ev.addArg();
-    a.key = key;
-    return &a;
-}
+TefArg* newArg(TefEvent& ev, const std::string& key) { return ev.newArg(key); }
 
 // Reads one argument value under `key` (already the flattened name), recursing into containers.
 bool readArgValue(util::JsonPullReader& r, TefEvent& ev, std::string& key, Token t) {
@@ -178,6 +167,16 @@ void TefEvent::clear() {
     droppedArgs = 0;
     problem.clear();
     keys = 0;
+}
+
+TefArg* TefEvent::newArg(const std::string& key) {
+    if (argCount >= kMaxArgs || key.size() > kMaxArgKey) {
+        ++droppedArgs;
+        return nullptr;
+    }
+    TefArg& a = addArg();
+    a.key = key;
+    return &a;
 }
 
 TefArg& TefEvent::addArg() {

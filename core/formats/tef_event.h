@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cs::ingest {
@@ -47,6 +48,12 @@ struct TefEvent {
 
     void clear();
     TefArg& addArg();
+    // Keeps the first type error only.
+    void setProblem(std::string_view what) {
+        if (problem.empty()) problem = std::string(what);
+    }
+    // A new argument slot named `key`, or nullptr (counted in droppedArgs) past the per-event limits.
+    TefArg* newArg(const std::string& key);
 };
 
 // Reads the members of an event object; the BeginObject token has just been returned. Returns false

@@ -1,5 +1,7 @@
 #include "core/ingest/importer_registry.h"
 
+#include <algorithm>
+
 namespace cs::ingest {
 
 void ImportContext::malformed(std::string_view where, std::string_view why, std::string_view source) {
@@ -20,7 +22,13 @@ const ImporterRegistry& ImporterRegistry::builtin() {
     return registry;
 }
 
-void ImporterRegistry::add(std::unique_ptr<Importer> importer) { m_importers.push_back(std::move(importer)); }
+void ImporterRegistry::add(std::unique_ptr<Importer> importer) {
+    m_importers.push_back(std::move(importer));
+    m_sniffOrder.push_back(m_importers.size() - 1);
+    std::stable_sort(m_sniffOrder.begin(), m_sniffOrder.end(), [&](std::size_t a, std::size_t b) {
+        return m_importers[a]->maxSniffScore() > m_importers[b]->maxSniffScore();
+    });
+}
 
 const Importer* ImporterRegistry::byId(std::string_view id) const {
     for (const auto& i : m_importers)
@@ -29,6 +37,23 @@ const Importer* ImporterRegistry::byId(std::string_view id) const {
 }
 
 const Importer* ImporterRegistry::sniff(std::string_view head, std::string_view fileName) const {
+    std::size_t best = m_importers.size();
+    int bestScore = 0;
+    for (std::size_t k : m_sniffOrder) {
+        const int cap = m_importers[k]->maxSniffScore();
+        if (bestScore > cap) break;  // the order is by cap: no importer left can reach bestScore
+        if (bestScore == cap && k > best) continue;  // could only tie, and a tie goes to the one added first
+        // A score above the importer's own cap would make the skipping above wrong: capped.
+        const int score = std::min(m_importers[k]->sniff(head, fileName), cap);
+        if (score > bestScore || (score > 0 && score == bestScore && k < best)) {
+            best = k;
+            bestScore = score;
+        }
+    }
+    return best < m_importers.size() ? m_importers[best].get() : nullptr;
+}
+
+const Importer* ImporterRegistry::sniffAll(std::string_view head, std::string_view fileName) const {
     const Importer* best = nullptr;
     int bestScore = 0;
     for (const auto& i : m_importers) {

@@ -26,6 +26,7 @@ public:
     std::string_view id() const override { return "ninja-log"; }
     std::string_view description() const override { return "ninja build log (.ninja_log, v4-v6)"; }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 95; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

@@ -19,6 +19,7 @@ public:
     std::string_view id() const override { return "nvcc-time"; }
     std::string_view description() const override { return "nvcc --time / NVRTC --time CSV"; }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 95; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

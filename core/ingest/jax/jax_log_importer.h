@@ -32,6 +32,7 @@ public:
         return "JAX log: explain_cache_misses, persistent compilation cache, log_compiles";
     }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 90; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

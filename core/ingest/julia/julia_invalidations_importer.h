@@ -32,6 +32,7 @@ public:
         return "Julia raw invalidation list (jl_debug_method_invalidation) as the REPL prints it";
     }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 85; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

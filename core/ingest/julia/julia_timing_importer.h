@@ -32,6 +32,7 @@ public:
         return "Julia --trace-compile[-timing], @time, @time_imports and PrecompileTools timing output";
     }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 80; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

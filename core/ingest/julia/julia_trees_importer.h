@@ -24,6 +24,7 @@ public:
     std::string_view id() const override { return "julia-trees"; }
     std::string_view description() const override { return "SnoopCompile invalidation_trees as printed in the REPL"; }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 90; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

@@ -432,6 +432,20 @@ void TefBuilder::add(const TefEvent& ev, EventPos where) {
     }
 }
 
+void TefBuilder::memberBeginningOfTime(bool number, double value, bool sawEvents, std::optional<std::int64_t>& origin) {
+    const bool usable = number && value >= 1 && value < 9.0e15;
+    if (usable && !sawEvents) {
+        origin = static_cast<std::int64_t>(value) * 1000;
+        setTimeOrigin(*origin);
+        return;
+    }
+    m_ctx.malformed("\"beginningOfTime\"",
+                    usable ? "came after the events and could not be read first; times kept relative"
+                           : "is not a number of microseconds since the epoch (below 9e15); times kept relative",
+                    m_source);
+    ++m_summary.malformed;
+}
+
 void TefBuilder::finish() {
     auto& w = m_ctx.writer;
     std::int64_t unfinished = 0;

@@ -12,6 +12,7 @@
 #include "core/util/saturating.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -41,6 +42,10 @@ public:
         m_originNs = originNs;
         m_compilerTrace = true;
     }
+    // A "beginningOfTime" member met inside the document (`number`: whether its value is a number).
+    // Before the events (a tool other than clang) it serves as the one at the end does, and is stored
+    // in `origin`; after them it came too late, or it is out of range: counted, times kept relative.
+    void memberBeginningOfTime(bool number, double value, bool sawEvents, std::optional<std::int64_t>& origin);
     // Writes what is still open (B without E) and counts what never bound.
     void finish();
 

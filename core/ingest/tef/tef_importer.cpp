@@ -1,6 +1,8 @@
 #include "core/ingest/tef/tef_importer.h"
+#include "core/util/contains.h"
 
 #include "core/ingest/tef/tef_builder.h"
+#include "core/ingest/tef/tef_dom_reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -102,7 +104,7 @@ bool readEvents(util::JsonPullReader& r, TefBuilder& b, ImportContext& ctx, Impo
 int TefImporter::sniff(std::string_view head, std::string_view fileName) const {
     std::string_view s = skipBomAndSpace(head);
     if (s.empty() || (s.front() != '{' && s.front() != '[')) return 0;
-    if (s.front() == '{' && s.find("\"traceEvents\"") != std::string_view::npos) return 95;
+    if (s.front() == '{' && util::contains(s, "\"traceEvents\"")) return 95;
     // A bare array of events: the first event has a "ph" member.
     if (s.front() == '[' && skipBomAndSpace(s.substr(1)).starts_with("{") &&
         s.substr(0, 4096).find("\"ph\"") != std::string_view::npos)
@@ -111,12 +113,25 @@ int TefImporter::sniff(std::string_view head, std::string_view fileName) const {
     return 0;
 }
 
-ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
+ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const { return import(in, ctx, Parser::Auto); }
+
+ImportSummary TefImporter::import(std::istream& in, ImportContext& ctx, Parser parser, bool* fast) {
+    const std::string_view source = "tef";
     ImportSummary summary;
-    TefBuilder b(ctx, summary, id());
+    TefBuilder b(ctx, summary, source);
     // A clang time trace counts from its beginningOfTime (0 would be the epoch itself).
     auto origin = trailingBeginningOfTime(in);
     if (origin && *origin > 0) b.setTimeOrigin(*origin);
+    const bool tookFast = parser == Parser::Auto && readTefDocumentFast(in, b, ctx, summary, source, origin);
+    if (fast) *fast = tookFast;
+    if (tookFast) {
+        b.finish();
+        if (origin && *origin > 0) {
+            summary.clock = "CLOCK_REALTIME";
+            summary.startNs = *origin;
+        }
+        return summary;
+    }
     util::JsonPullReader r(in);
     std::int64_t index = 0;
     bool ok = true;
@@ -124,7 +139,7 @@ ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
     Token t = r.next();
     if (t == Token::BeginArray) {
         bareArray = true;
-        ok = readEvents(r, b, ctx, summary, id(), index);
+        ok = readEvents(r, b, ctx, summary, source, index);
     } else if (t == Token::BeginObject) {
         bool sawEvents = false;
         for (Token k = r.next(); ok && k != Token::EndObject; k = r.next()) {
@@ -137,34 +152,26 @@ ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
                 Token v = r.next();
                 if (v == Token::BeginArray) {
                     sawEvents = true;
-                    ok = readEvents(r, b, ctx, summary, id(), index);
+                    ok = readEvents(r, b, ctx, summary, source, index);
                 } else if (v == Token::Error) {
                     ok = false;
                 } else {
-                    ctx.malformed("\"traceEvents\"", "is not an array", id());
+                    ctx.malformed("\"traceEvents\"", "is not an array", source);
                     ++summary.malformed;
                     ok = r.skipCurrent();
                 }
             } else if (key == "otherData") {
                 ok = readOtherData(r, b);
             } else if (key == "beginningOfTime" && !origin) {
-                // Before the events (a tool other than clang) it serves as the one at the end does.
-                // Found only here after the events, it came too late: the value is out of range, or
-                // the stream could not be read from its end.
+                // Found only here after the events, the one at the end was out of range or the
+                // stream could not be read from its end.
                 Token v = r.next();
-                const bool usable = v == Token::Number && r.number() >= 1 && r.number() < 9.0e15;
                 if (v == Token::Error) {
                     ok = false;
-                } else if (usable && !sawEvents) {
-                    origin = static_cast<std::int64_t>(r.number()) * 1000;
-                    b.setTimeOrigin(*origin);
                 } else {
-                    ctx.malformed("\"beginningOfTime\"",
-                                  usable ? "came after the events and could not be read first; times kept relative"
-                                         : "is not a number of microseconds since the epoch (below 9e15); times kept relative",
-                                  id());
-                    ++summary.malformed;
-                    ok = r.skipCurrent();
+                    const bool number = v == Token::Number;
+                    b.memberBeginningOfTime(number, number ? r.number() : 0, sawEvents, origin);
+                    if (!origin) ok = r.skipCurrent();  // not taken: skipped as any other member
                 }
             } else {
                 // displayTimeUnit, beginningOfTime, stackFrames, samples, systemTraceEvents, metadata:
@@ -174,11 +181,11 @@ ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
             }
         }
         if (ok && !sawEvents) {
-            ctx.malformed("document", "object without a \"traceEvents\" array", id());
+            ctx.malformed("document", "object without a \"traceEvents\" array", source);
             ++summary.malformed;
         }
     } else if (t != Token::Error) {
-        ctx.malformed("document", "neither an array of events nor an object with \"traceEvents\"", id());
+        ctx.malformed("document", "neither an array of events nor an object with \"traceEvents\"", source);
         ++summary.malformed;
     } else {
         ok = false;
@@ -189,7 +196,7 @@ ImportSummary TefImporter::run(std::istream& in, ImportContext& ctx) const {
         // anything else that breaks off is counted, keeping what was read before.
         bool cutArray = bareArray && r.depth() <= 1 && r.error().find("input ends") != std::string::npos;
         if (!cutArray) {
-            ctx.malformed("byte " + std::to_string(r.offset()), "JSON broken or truncated (" + r.error() + ")", id());
+            ctx.malformed("byte " + std::to_string(r.offset()), "JSON broken or truncated (" + r.error() + ")", source);
             ++summary.malformed;
         }
     }

@@ -25,6 +25,7 @@
 //   other known phases (samples, objects, legacy async, memory dumps) are counted as skipped, unknown
 //   phases and wrongly typed fields as malformed. The file is streamed with JsonPullReader and never
 //   held in memory; a truncated file keeps everything read before the cut and says where it ended.
+//   A small, well-formed file is parsed whole by simdjson instead (tef_dom_reader.h), to the same rows.
 #pragma once
 
 #include "core/ingest/importer.h"
@@ -38,7 +39,13 @@ public:
         return "Trace Event Format JSON (chrome traces, clang -ftime-trace, nvcc / NVRTC -fdevice-time-trace)";
     }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 95; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
+
+    // run() with a choice of parser: Auto takes the fast path (tef_dom_reader.h) when it can read the
+    // file exactly as the stream reader would; the tests compare the two. `fast`: which one read it.
+    enum class Parser { Auto, StreamOnly };
+    static ImportSummary import(std::istream& in, ImportContext& ctx, Parser parser, bool* fast = nullptr);
 };
 
 }  // namespace cs::ingest

@@ -34,6 +34,7 @@ public:
         return "PyTorch TORCH_LOGS=recompiles / recompiles_verbose output and recompile-limit warnings";
     }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 85; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

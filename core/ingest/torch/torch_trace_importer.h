@@ -32,6 +32,7 @@ public:
     std::string_view id() const override { return "torch-trace"; }
     std::string_view description() const override { return "PyTorch structured trace (TORCH_TRACE, tlparse input)"; }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 95; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

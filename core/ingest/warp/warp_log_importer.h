@@ -26,6 +26,7 @@ public:
     std::string_view id() const override { return "warp-log"; }
     std::string_view description() const override { return "NVIDIA Warp verbose log (module loads, compile timers)"; }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 80; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 

@@ -1,4 +1,5 @@
 #include "core/ingest/warp/warp_probe_importer.h"
+#include "core/util/contains.h"
 
 #include "core/formats/text_util.h"
 
@@ -35,8 +36,8 @@ int resultOf(const std::string& status) {
 int WarpProbeImporter::sniff(std::string_view head, std::string_view) const {
     auto t = trim(head);
     if (t.empty() || t.front() != '{') return 0;
-    if (head.find("\"cold_module_ms_median\"") != std::string_view::npos) return 95;
-    if (head.find("\"module_events\"") != std::string_view::npos) return 90;
+    if (util::contains(head, "\"cold_module_ms_median\"")) return 95;
+    if (util::contains(head, "\"module_events\"")) return 90;
     return 0;
 }
 

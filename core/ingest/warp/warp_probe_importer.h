@@ -22,6 +22,7 @@ public:
     std::string_view id() const override { return "warp-probe"; }
     std::string_view description() const override { return "Warp compile probe / compilescope measure JSON report"; }
     int sniff(std::string_view head, std::string_view fileName) const override;
+    int maxSniffScore() const override { return 95; }
     ImportSummary run(std::istream& in, ImportContext& ctx) const override;
 };
 
