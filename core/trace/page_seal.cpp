@@ -94,25 +94,34 @@ Geometry geometry(int fd) {
 }
 }  // namespace
 
-bool sealPages(const std::string& path) {
+bool sealPages(const std::string& path, bool sync) {
     Fd f{::open(path.c_str(), O_RDWR | O_CLOEXEC)};
     if (f.fd < 0) throw std::runtime_error(sysError("cannot open to seal"));
     Geometry g = geometry(f.fd);
     if (!g.reserved) return false;
-    std::vector<unsigned char> page(g.pageSize);
     const size_t body = g.pageSize - kReservedBytes;
-    for (std::int64_t n = 0; n < g.pages; ++n) {
-        const off_t at = static_cast<off_t>(n) * static_cast<off_t>(g.pageSize);
-        if (!readAll(f.fd, page.data(), g.pageSize, at)) throw std::runtime_error(sysError("cannot read to seal"));
-        unsigned char tail[kReservedBytes];
-        std::uint64_t h = pageHash(page.data(), body, static_cast<std::uint64_t>(n + 1));
-        std::memcpy(tail, &h, 8);
-        putBe32(tail + 8, g.changeCounter);
-        std::memcpy(tail + 12, kMagic, 4);
-        if (::pwrite(f.fd, tail, sizeof tail, at + static_cast<off_t>(body)) != static_cast<ssize_t>(sizeof tail))
-            throw std::runtime_error(sysError("cannot write the page checksums"));
+    // Read in chunks of whole pages, as checkPages does (one pread per page cost 5,000 system calls
+    // for a build's 80 MB trace); each page's 16 bytes are written where they belong.
+    const size_t perChunk = static_cast<size_t>(
+        std::max<std::int64_t>(1, std::min<std::int64_t>(static_cast<std::int64_t>((256u << 10) / g.pageSize), g.pages)));
+    std::unique_ptr<unsigned char[]> chunk(new unsigned char[perChunk * g.pageSize]);
+    for (std::int64_t first = 0; first < g.pages; first += static_cast<std::int64_t>(perChunk)) {
+        const size_t count = static_cast<size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(perChunk), g.pages - first));
+        const off_t base = static_cast<off_t>(first) * static_cast<off_t>(g.pageSize);
+        if (!readAll(f.fd, chunk.get(), count * g.pageSize, base)) throw std::runtime_error(sysError("cannot read to seal"));
+        for (size_t k = 0; k < count; ++k) {
+            const std::int64_t n = first + static_cast<std::int64_t>(k);
+            unsigned char tail[kReservedBytes];
+            std::uint64_t h = pageHash(chunk.get() + k * g.pageSize, body, static_cast<std::uint64_t>(n + 1));
+            std::memcpy(tail, &h, 8);
+            putBe32(tail + 8, g.changeCounter);
+            std::memcpy(tail + 12, kMagic, 4);
+            const off_t at = static_cast<off_t>(n) * static_cast<off_t>(g.pageSize) + static_cast<off_t>(body);
+            if (::pwrite(f.fd, tail, sizeof tail, at) != static_cast<ssize_t>(sizeof tail))
+                throw std::runtime_error(sysError("cannot write the page checksums"));
+        }
     }
-    if (::fsync(f.fd) != 0) throw std::runtime_error(sysError("cannot sync the page checksums"));
+    if (sync && ::fsync(f.fd) != 0) throw std::runtime_error(sysError("cannot sync the page checksums"));
     return true;
 }
 

@@ -38,7 +38,9 @@ struct PageCheck {
 
 // Writes the checksum of every page of the closed database at `path`. Returns false (and leaves the
 // file as it is) when its pages have no room reserved for it. Throws std::runtime_error on I/O errors.
-bool sealPages(const std::string& path);
+// `sync`: fsync the file once sealed. A bulk import, which syncs nothing, passes false: the fsync
+// wrote the whole freshly imported file to disk, 90 ms of a build's 1.3 s import.
+bool sealPages(const std::string& path, bool sync = true);
 
 // Verifies the checksums. Throws std::runtime_error when the file cannot be read.
 PageCheck checkPages(const std::string& path);

@@ -40,8 +40,8 @@ struct WriterOptions {
     bool overwrite = false;  // replace an existing file instead of refusing
     std::int64_t rowsPerTransaction = 100000;  // commit automatically after this many rows (not in bulkImport)
     std::string creator = "compilescope";
-    // A one-shot import that nobody watches live: no WAL, no syncs, a 64 MiB page cache, one
-    // transaction. Several times faster for large imports; a crash leaves a file to discard (run
+    // A one-shot import that nobody watches live: no WAL, no syncs (not even after the page seal), a
+    // 16 MiB page cache, one transaction. Several times faster for large imports; a crash leaves a file to discard (run
     // the import again).
     bool bulkImport = false;
     // SQLite work on a thread of its own (the default); false runs it on the caller's thread.
