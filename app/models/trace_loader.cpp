@@ -168,13 +168,18 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             snapshot(*reader, 80, 80);
             emit liveChanged(docId, false);
         } else {
-            reader = trace::TraceReader::open(file);
+            // Among many traces, the outline goes out before the check of every page's checksum: a
+            // rank's outline reads a few pages, its check reads the whole file (1.3 GB for 256 ranks,
+            // all before the first paint when the files are not in the page cache). The check runs
+            // before the full read; a damaged trace then fails as it would have on open.
+            reader = trace::TraceReader::open(file, {.deferPageCheck = outlineFirst});
             if (outlineFirst) {
                 emit timelineReady(docId, std::make_shared<const engine::TimelineData>(engine::loadTimelineOutline(*reader, stageControl(0, 1))));
                 turn.outlineDone();
                 emit progress(docId, 1, QStringLiteral("waiting for the traces before it"));
                 if (!m_gate->acquire(docId, *cancel)) throw engine::LoadCancelled();
                 turn.holding = true;
+                reader->checkPagesNow();
             }
             snapshot(*reader, outlineFirst ? 1 : 0, 80);
         }

@@ -195,13 +195,28 @@ std::string checkPageSeal(const std::string& path) {
 
 std::unique_ptr<TraceReader> TraceReader::open(const std::string& path) { return openChecked(path, nullptr); }
 
-std::unique_ptr<TraceReader> TraceReader::another() const { return openChecked(m_path, &m_pageCheck); }
+std::unique_ptr<TraceReader> TraceReader::open(const std::string& path, OpenOptions options) {
+    return openChecked(path, nullptr, options.deferPageCheck);
+}
 
-std::unique_ptr<TraceReader> TraceReader::openChecked(const std::string& path, const std::string* pagesChecked) {
+std::unique_ptr<TraceReader> TraceReader::another() const {
+    return openChecked(m_path, m_pagesDeferred ? nullptr : &m_pageCheck);
+}
+
+void TraceReader::checkPagesNow() {
+    if (!m_pagesDeferred) return;
+    m_pageCheck = checkPageSeal(m_path);
+    m_pagesDeferred = false;
+}
+
+std::unique_ptr<TraceReader> TraceReader::openChecked(const std::string& path, const std::string* pagesChecked,
+                                                      bool deferPageCheck) {
     int version = checkHeader(path);
     // Before SQLite parses anything: a damaged page is refused, not read as data. A second connection
     // to a file this process has just checked skips the pass over every page (0.14 s at 10M events).
-    std::string pageCheck = pagesChecked ? *pagesChecked : checkPageSeal(path);
+    // Deferred, it runs before the trace is read whole (checkPagesNow); until then only the pages a
+    // first look needs are read, under SQLite's defensive mode, which refuses a malformed page.
+    std::string pageCheck = pagesChecked ? *pagesChecked : deferPageCheck ? "not checked yet" : checkPageSeal(path);
     sqlite3* db = nullptr;
     std::string uri = "file:" + path + "?mode=ro";
     // Escape characters that URI parsing would interpret.
@@ -231,6 +246,7 @@ std::unique_ptr<TraceReader> TraceReader::openChecked(const std::string& path, c
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
     checkSchema(path, db);
     reader->m_pageCheck = std::move(pageCheck);
+    reader->m_pagesDeferred = deferPageCheck && !pagesChecked;
     return reader;
 }
 

@@ -27,8 +27,15 @@ class Statement;
 
 class TraceReader {
 public:
+    struct OpenOptions {
+        // Leave the pass over every page's checksum until checkPagesNow(): for a first look that
+        // reads a handful of pages (a timeline outline of one of 256 ranks), each of them still
+        // guarded by SQLite's defensive mode. Whatever reads the trace whole calls checkPagesNow() first.
+        bool deferPageCheck = false;
+    };
     // Throws TraceError with a kind per problem (see trace_error.h).
     static std::unique_ptr<TraceReader> open(const std::string& path);
+    static std::unique_ptr<TraceReader> open(const std::string& path, OpenOptions options);
     // Another connection to the same file (a parallel scan's worker): header and schema checked
     // again, the page checksums taken from this reader's check.
     std::unique_ptr<TraceReader> another() const;
@@ -55,12 +62,17 @@ public:
     std::string integrityCheck() const;
     // PRAGMA quick_check (the b-tree structure without the index cross-check); "ok" or the first complaint.
     std::string quickCheck() const;
-    // What the check of the page checksums on open found: "ok", "not sealed", "modified after sealing".
+    // What the check of the page checksums on open found: "ok", "not sealed", "modified after sealing"
+    // ("not checked yet" while a deferred check has not run).
     const std::string& pageCheck() const { return m_pageCheck; }
+    // Runs the page check that open() deferred (OpenOptions::deferPageCheck); nothing when it ran.
+    // Throws TraceError(Corrupt) for a damaged page, as open() would have.
+    void checkPagesNow();
 
 private:
     TraceReader(std::string path, sqlite3* db, int version);
-    static std::unique_ptr<TraceReader> openChecked(const std::string& path, const std::string* pagesChecked);
+    static std::unique_ptr<TraceReader> openChecked(const std::string& path, const std::string* pagesChecked,
+                                                    bool deferPageCheck = false);
     std::string firstText(const std::string& sql) const;  // first column of the first row
     std::string oneText(const char* sql, const std::function<void(Statement&)>& bind) const;
     [[noreturn]] void failQuery(const std::string& sql, const std::string& msg) const;
@@ -69,6 +81,7 @@ private:
     sqlite3* m_db;
     int m_version;
     std::string m_pageCheck;
+    bool m_pagesDeferred = false;
     mutable std::unordered_map<StringId, std::string> m_stringCache;
 };
 

@@ -30,6 +30,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -129,6 +130,49 @@ TEST(TraceLoaderOutline, EveryOutlineArrivesBeforeAnyFullTimeline) {
         EXPECT_FALSE(arrivals[i].outline) << "arrival " << i;
         EXPECT_EQ(arrivals[i].events, static_cast<std::size_t>(100 + rankOf[arrivals[i].doc]));
     }
+}
+
+// The outline of a rank goes out before the check of every page's checksum (a cold first paint of 256
+// ranks would read all their bytes first); the check still runs before the full read, so a rank with
+// a damaged page shows its outline, then fails naming the damage, and no timeline of its data comes.
+TEST(TraceLoaderOutline, ADamagedRankShowsItsOutlineThenFailsBeforeItsFullRead) {
+    cs::test::TempDir dir;
+    const std::string p = dir.file("damaged.cstrace");
+    {
+        cs::trace::TraceWriter w(p, {});
+        auto s = w.addSession({.runtime = w.intern("bench"), .startNs = 0});
+        auto t = w.addTrack({.sessionId = s, .name = w.intern("worker")});
+        for (int i = 0; i < 40000; ++i)
+            w.addSpan({.trackId = t, .startNs = i * 1000, .durNs = 500, .category = CS_CAT_COMPILE, .name = w.intern("compile")});
+        w.finalize();
+    }
+    // One byte in a page halfway through the file: span rows, which an outline does not read.
+    const auto pages = static_cast<std::int64_t>(std::filesystem::file_size(p) / 16384);
+    ASSERT_GT(pages, 20);
+    {
+        std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+        const std::int64_t at = pages / 2 * 16384 + 8000;
+        f.seekg(at);
+        char c = 0;
+        f.get(c);
+        f.seekp(at);
+        f.put(static_cast<char>(c ^ 0x5a));
+    }
+    cs::gui::TraceLoader loader;
+    std::vector<bool> outlines;
+    QString failure;
+    QObject::connect(&loader, &cs::gui::TraceLoader::timelineReady, &loader,
+                     [&](int, cs::gui::TimelinePtr t) { outlines.push_back(t->outline); });
+    QObject::connect(&loader, &cs::gui::TraceLoader::failed, &loader, [&](int, const QString& m) { failure = m; });
+    const int id = loader.load(QString::fromStdString(p), true);
+    QElapsedTimer clock;
+    clock.start();
+    while (loader.isRunning(id) && clock.elapsed() < 60000) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QCoreApplication::processEvents();
+    ASSERT_FALSE(loader.isRunning(id));
+    EXPECT_EQ(outlines, std::vector<bool>{true}) << "the outline, then nothing read from the damaged file";
+    EXPECT_TRUE(failure.contains(QStringLiteral("damaged"))) << failure.toStdString();
+    EXPECT_TRUE(failure.contains(QString::fromStdString(p))) << failure.toStdString();
 }
 
 // Four ranks: each compiles for 1 s and looks `gradient` up at steps 1..3 (a miss at step 1, 1 s);

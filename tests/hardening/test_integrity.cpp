@@ -99,6 +99,31 @@ TEST(PageSeal, AFlippedByteIsRefusedNamingTheFileAndPage) {
     EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
 }
 
+// The GUI's outline of one of many ranks opens with the check deferred: the open succeeds without
+// reading every page, and the check, run before the full read, refuses the damaged page as open does.
+TEST(PageSeal, ADeferredCheckRefusesTheDamagedPageWhenItRuns) {
+    cs::test::TempDir dir;
+    std::string path = copyDemo(dir);
+    flipByte(path, 16384 * 3 + 5000);
+    auto reader = cs::trace::TraceReader::open(path, {.deferPageCheck = true});
+    EXPECT_EQ(reader->pageCheck(), "not checked yet");
+    // A second connection made before the check does not inherit "not checked": it checks.
+    EXPECT_THROW(reader->another(), cs::trace::TraceError);
+    try {
+        reader->checkPagesNow();
+        FAIL() << "the deferred check passed a damaged trace";
+    } catch (const cs::trace::TraceError& e) {
+        EXPECT_EQ(e.kind(), cs::trace::TraceErrorKind::Corrupt);
+        EXPECT_NE(std::string(e.what()).find("page 4 of"), std::string::npos) << e.what();
+    }
+    // An intact trace: the deferred check ends as the check on open does.
+    const std::string intact = copyDemo(dir, "intact.cstrace");
+    auto ok = cs::trace::TraceReader::open(intact, {.deferPageCheck = true});
+    ok->checkPagesNow();
+    EXPECT_EQ(ok->pageCheck(), cs::trace::TraceReader::open(intact)->pageCheck());
+    EXPECT_EQ(ok->pageCheck().rfind("ok", 0), 0u);
+}
+
 TEST(PageSeal, AnEditBySqliteIsNotDamage) {
     cs::test::TempDir dir;
     std::string path = copyDemo(dir);
