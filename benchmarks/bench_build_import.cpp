@@ -63,7 +63,10 @@ void setCounters(benchmark::State& state) {
 void BM_BuildRawSqliteInserts(benchmark::State& state) {
     const std::int64_t rows = importRows();
     const std::string out = tmpPath("bench-build-raw.db");
-    for (auto _ : state) cs::bench::insertRawSpans(out, rows);
+    for (auto _ : state) {
+        cs::bench::settleWrites(state);
+        cs::bench::insertRawSpans(out, rows);
+    }
     setCounters(state);
     cs::bench::removeDbFiles(out);
 }
@@ -74,7 +77,10 @@ BENCHMARK(BM_BuildRawSqliteInserts)->Unit(benchmark::kMillisecond)->Iterations(3
 void BM_BuildSameRowsFloor(benchmark::State& state) {
     const auto& rows = importedRows();
     const std::string out = tmpPath("bench-build-same-rows.db");
-    for (auto _ : state) cs::bench::insertTraceRows(rows, out, 64);
+    for (auto _ : state) {
+        cs::bench::settleWrites(state);
+        cs::bench::insertTraceRows(rows, out, 64);
+    }
     setCounters(state);
     cs::bench::removeDbFiles(out);
 }
@@ -85,7 +91,10 @@ void BM_BuildImport(benchmark::State& state) {
     build();
     importRows();
     const std::string out = tmpPath("bench-build.cstrace");
-    for (auto _ : state) importBuild(out);
+    for (auto _ : state) {
+        cs::bench::settleWrites(state);
+        importBuild(out);
+    }
     setCounters(state);
     cs::bench::removeDbFiles(out);
 }

@@ -235,7 +235,10 @@ const cs::bench::TraceRows& importedRows() {
 void BM_TefRawSqliteFloor(benchmark::State& state) {
     const std::int64_t rows = importedRows().rows;
     auto out = tmpPath("bench-tef-raw.db");
-    for (auto _ : state) cs::bench::insertRawSpans(out, rows);
+    for (auto _ : state) {
+        cs::bench::settleWrites(state);
+        cs::bench::insertRawSpans(out, rows);
+    }
     setRate(state);
     state.counters["rows"] = static_cast<double>(rows);
     cs::bench::removeDbFiles(out);
@@ -248,7 +251,10 @@ BENCHMARK(BM_TefRawSqliteFloor)->Unit(benchmark::kMillisecond)->Iterations(3)->U
 void BM_TefSameRowsFloor(benchmark::State& state) {
     const auto& rows = importedRows();
     auto out = tmpPath("bench-tef-same-rows.db");
-    for (auto _ : state) cs::bench::insertTraceRows(rows, out, static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        cs::bench::settleWrites(state);
+        cs::bench::insertTraceRows(rows, out, static_cast<int>(state.range(0)));
+    }
     setRate(state);
     state.counters["rows"] = static_cast<double>(rows.rows);
     cs::bench::removeDbFiles(out);
@@ -262,6 +268,7 @@ void BM_TefImport(benchmark::State& state) {
     std::int64_t records = 0;
     sampleFile();
     for (auto _ : state) {
+        cs::bench::settleWrites(state);
         removeTrace(out);
         cs::trace::TraceWriter w(out, {.bulkImport = true});
         auto session = w.addSession({.startNs = 0});

@@ -10,7 +10,9 @@
 
 #include "core/trace/page_seal.h"
 
+#include <benchmark/benchmark.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -20,6 +22,16 @@
 #include <vector>
 
 namespace cs::bench {
+
+// Before each timed write of a file, outside the clock: what earlier iterations and benchmarks left
+// for the kernel to write back is written now, not in the middle of the next measurement. Neither
+// the floors nor a bulk import sync, so without this each was charged a varying share of the
+// previous one's writeback (the same import measured 99 and 160 MB/s in two runs on a 2-core VM).
+inline void settleWrites(benchmark::State& state) {
+    state.PauseTiming();
+    ::sync();
+    state.ResumeTiming();
+}
 
 // Every row of a trace, held in memory so that inserting them again reads nothing.
 struct TraceRows {
