@@ -3,15 +3,12 @@
 #include "app/widgets/loss_banner.h"
 
 #include "app/models/text.h"
-#include "core/engine/export/tef_export.h"
 #include "core/engine/julia/invalidation_findings.h"
 #include "core/engine/session_labels.h"
-#include "core/report/report.h"
 #include "core/trace/reader.h"
 #include "core/trace/live_registry.h"
 #include "app/models/arg_search_fetcher.h"
 #include "app/models/trace_loader.h"
-#include "app/plots/bar_chart.h"
 #include "app/widgets/build_view.h"
 #include "app/widgets/ranks_view.h"
 #include "app/widgets/cache_view.h"
@@ -27,7 +24,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -46,7 +42,6 @@
 #include <QThread>
 #include <QToolButton>
 
-#include <fstream>
 #include <limits>
 
 namespace cs::gui {
@@ -682,69 +677,6 @@ QWidget* MainWindow::view(const QString& tabName) const {
     for (int i = 0; i < m_tabs->count(); ++i)
         if (m_tabs->tabText(i) == tabName) return m_tabs->widget(i);
     return nullptr;
-}
-
-void MainWindow::exportPlot(bool svg) {
-    ExportablePlot* plot = nullptr;
-    QWidget* w = m_tabs->currentWidget();
-    if (w == m_timeline) plot = m_timeline->plot();
-    else if (w == m_overview) plot = m_overview->chart();
-    else if (auto* p = w->findChild<BarChart*>()) plot = p;
-    if (!plot) {
-        QMessageBox::information(this, QStringLiteral("Export plot"), QStringLiteral("This view has no plot to export."));
-        return;
-    }
-    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export plot"), QString(),
-                                                svg ? QStringLiteral("SVG (*.svg)") : QStringLiteral("PNG (*.png)"));
-    if (path.isEmpty()) return;
-    bool ok = false;
-    if (svg) {
-        QFile f(path);
-        ok = f.open(QIODevice::WriteOnly) && f.write(plot->toSvg().toUtf8()) > 0;
-    } else {
-        ok = plot->savePng(path);
-    }
-    m_status->setText(ok ? QStringLiteral("Wrote %1").arg(path) : QStringLiteral("Could not write %1").arg(path));
-}
-
-void MainWindow::exportReportTo(const QString& path) {
-    std::vector<std::string> traces;
-    for (const TraceDocument& d : m_docs) traces.push_back(d.path.toStdString());
-    writeInBackground(path, [traces](std::ostream& file) {
-        report::ReportOptions options;
-        options.generator = "compilescope-gui";
-        report::writeReport(traces, options, file);
-    });
-}
-
-void MainWindow::exportTefTo(const QString& path) {
-    if (m_current < 0 || m_current >= static_cast<int>(m_docs.size())) return;
-    const std::string source = m_docs[static_cast<size_t>(m_current)].path.toStdString();
-    // The same exporter as `compilescope export --format tef`; it reads SQLite, so not on this thread.
-    writeInBackground(path, [source](std::ostream& file) { engine::exportTef(*trace::TraceReader::open(source), file); });
-}
-
-void MainWindow::writeInBackground(const QString& path, std::function<void(std::ostream&)> write) {
-    if (m_reportThread) return;  // one export at a time
-    std::string out = path.toStdString();
-    m_status->setText(QStringLiteral("Writing %1…").arg(path));
-    m_reportThread = QThread::create([this, write = std::move(write), out, path] {
-        QString error;
-        try {
-            std::ofstream file(out, std::ios::binary);
-            if (!file) throw std::runtime_error("cannot write " + out);
-            write(file);
-            if (!file.flush()) throw std::runtime_error("cannot write " + out);
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
-        }
-        emit reportWritten(path, error);  // queued to the GUI thread
-    });
-    connect(m_reportThread, &QThread::finished, this, [this] {
-        m_reportThread->deleteLater();
-        m_reportThread = nullptr;
-    });
-    m_reportThread->start();
 }
 
 void MainWindow::addRecent(const QString& path) {

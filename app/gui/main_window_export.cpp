@@ -1,0 +1,86 @@
+// MainWindow's exports: the current view's plot as PNG or SVG, the HTML report of the open traces and
+// the current trace as Trace Event Format JSON, the last two written on a thread of their own.
+#include "main_window.h"
+
+#include "app/plots/bar_chart.h"
+#include "app/widgets/overview_view.h"
+#include "app/widgets/timeline_view.h"
+#include "core/engine/export/tef_export.h"
+#include "core/report/report.h"
+#include "core/trace/reader.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QTabWidget>
+#include <QThread>
+
+#include <fstream>
+
+namespace cs::gui {
+
+void MainWindow::exportPlot(bool svg) {
+    ExportablePlot* plot = nullptr;
+    QWidget* w = m_tabs->currentWidget();
+    if (w == m_timeline) plot = m_timeline->plot();
+    else if (w == m_overview) plot = m_overview->chart();
+    else if (auto* p = w->findChild<BarChart*>()) plot = p;
+    if (!plot) {
+        QMessageBox::information(this, QStringLiteral("Export plot"), QStringLiteral("This view has no plot to export."));
+        return;
+    }
+    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export plot"), QString(),
+                                                svg ? QStringLiteral("SVG (*.svg)") : QStringLiteral("PNG (*.png)"));
+    if (path.isEmpty()) return;
+    bool ok = false;
+    if (svg) {
+        QFile f(path);
+        ok = f.open(QIODevice::WriteOnly) && f.write(plot->toSvg().toUtf8()) > 0;
+    } else {
+        ok = plot->savePng(path);
+    }
+    m_status->setText(ok ? QStringLiteral("Wrote %1").arg(path) : QStringLiteral("Could not write %1").arg(path));
+}
+
+void MainWindow::exportReportTo(const QString& path) {
+    std::vector<std::string> traces;
+    for (const TraceDocument& d : m_docs) traces.push_back(d.path.toStdString());
+    writeInBackground(path, [traces](std::ostream& file) {
+        report::ReportOptions options;
+        options.generator = "compilescope-gui";
+        report::writeReport(traces, options, file);
+    });
+}
+
+void MainWindow::exportTefTo(const QString& path) {
+    if (m_current < 0 || m_current >= static_cast<int>(m_docs.size())) return;
+    const std::string source = m_docs[static_cast<size_t>(m_current)].path.toStdString();
+    // The same exporter as `compilescope export --format tef`; it reads SQLite, so not on this thread.
+    writeInBackground(path, [source](std::ostream& file) { engine::exportTef(*trace::TraceReader::open(source), file); });
+}
+
+void MainWindow::writeInBackground(const QString& path, std::function<void(std::ostream&)> write) {
+    if (m_reportThread) return;  // one export at a time
+    std::string out = path.toStdString();
+    m_status->setText(QStringLiteral("Writing %1…").arg(path));
+    m_reportThread = QThread::create([this, write = std::move(write), out, path] {
+        QString error;
+        try {
+            std::ofstream file(out, std::ios::binary);
+            if (!file) throw std::runtime_error("cannot write " + out);
+            write(file);
+            if (!file.flush()) throw std::runtime_error("cannot write " + out);
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        emit reportWritten(path, error);  // queued to the GUI thread
+    });
+    connect(m_reportThread, &QThread::finished, this, [this] {
+        m_reportThread->deleteLater();
+        m_reportThread = nullptr;
+    });
+    m_reportThread->start();
+}
+
+}  // namespace cs::gui
