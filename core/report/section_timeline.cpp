@@ -43,7 +43,7 @@ void renderLane(HtmlBuilder& h, const Timeline& t, const TimelineLane& l, int ro
             h.open("rect", {{"class", "busy"}, {"x", x}, {"y", y + 3.0}, {"width", std::max(bw - 0.3, 0.8)},
                             {"height", kRowH - 6.0}, {"fill-opacity", 0.25 + 0.75 * frac}});
         }
-        auto from = static_cast<std::int64_t>(b * nsPerBucket), to = static_cast<std::int64_t>((b + 1) * nsPerBucket);
+        auto from = util::clampToInt64(b * nsPerBucket), to = util::clampToInt64((b + 1) * nsPerBucket);
         h.leaf("title", l.name + ": " + std::to_string(events) + " started, busy " + util::formatDuration(busy) +
                             " (+" + util::formatDuration(from) + " .. +" + util::formatDuration(to) + ")");
         h.close();
