@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds with -Werror and runs every test through ctest.
-#   packaging/test.sh          what CI runs: the dev preset (every test), and before its tests the core
-#                              and collector tests under AddressSanitizer + UBSan (preset asan-ci)
+#   packaging/test.sh          what CI runs: the dev preset (every test, built with clang), and before
+#                              its tests the core and collector tests under AddressSanitizer + UBSan,
+#                              built with GCC (preset asan-ci). So CI builds with both compilers,
+#                              -Werror on both, and every test runs under one of them.
 #   packaging/test.sh asan     AddressSanitizer + UBSan, every test
 #   packaging/test.sh tsan     ThreadSanitizer
 # Why the sanitizer half: the dev build cannot see undefined behaviour; a signed overflow on a hostile

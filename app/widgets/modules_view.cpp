@@ -33,7 +33,8 @@ QString moduleHeadline(const engine::warp::ModuleReport* report, std::int64_t re
                             groupedCount(report->errors), groupedCount(static_cast<std::int64_t>(report->modules.size())),
                             groupedCount(repeatedNames));
     // The probe's own figures (warp_probe_importer.h), per session that ran one.
-    for (const auto& [session, counters] : report->counters) {
+    for (const auto& entry : report->counters) {
+        const auto& counters = entry.second;  // a named reference: clang 14 cannot capture a structured binding
         auto get = [&](const char* name) -> std::optional<std::int64_t> {
             auto it = counters.find(std::string("warp.probe/") + name);
             return it == counters.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
