@@ -1,12 +1,53 @@
 #include "core/util/big_alloc.h"
 
+#include <cstdint>
+#include <fstream>
+#include <string>
 #include <sys/mman.h>
 
 namespace cs::util {
 
+namespace {
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// Whether the kernel backs a region with transparent huge pages when asked (madvise), read once.
+// "never" (or no such file: another kernel, a container without sysfs) keeps 4 KiB pages.
+bool hugePagesOnRequest() {
+    static const bool on = [] {
+        std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+        std::string line;
+        std::getline(in, line);
+        return line.find("[always]") != std::string::npos || line.find("[madvise]") != std::string::npos;
+    }();
+    return on;
+}
+
+#if defined(MADV_HUGEPAGE)
+// A mapping of `bytes` that starts on a huge-page boundary, so every whole 2 MiB of it can be one
+// page: over-map by one huge page, then unmap the head and tail around the aligned part.
+void* hugeAlignedMapping(std::size_t bytes) {
+    void* raw = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw std::bad_alloc();
+    const auto start = reinterpret_cast<std::uintptr_t>(raw);
+    const std::uintptr_t aligned = (start + kHugePage - 1) & ~(std::uintptr_t{kHugePage} - 1);
+    if (aligned > start) munmap(raw, aligned - start);
+    const std::uintptr_t end = start + bytes + kHugePage, used = aligned + ((bytes + 4095) & ~std::size_t{4095});
+    if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
+    void* p = reinterpret_cast<void*>(aligned);
+    madvise(p, bytes, MADV_HUGEPAGE);  // a hint: refused, the region keeps 4 KiB pages
+    return p;
+}
+#endif
+}  // namespace
+
 void* bigAllocate(std::size_t bytes) {
 #ifdef MAP_POPULATE
     if (bytes >= kBigAllocation) {
+#if defined(MADV_HUGEPAGE)
+        // Huge pages: one fault per 2 MiB instead of 512, and no populate pass (measured on the
+        // 100M-event open: populating 4 KiB pages was a sixth of its CPU, see big_alloc.h).
+        if (bytes >= kHugePage && hugePagesOnRequest()) return hugeAlignedMapping(bytes);
+#endif
         void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
         return p;
