@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace cs::util {
 
@@ -26,12 +27,16 @@ bool hugePagesOnRequest() {
 // A mapping of `bytes` that starts on a huge-page boundary, so every whole 2 MiB of it can be one
 // page: over-map by one huge page, then unmap the head and tail around the aligned part.
 void* hugeAlignedMapping(std::size_t bytes) {
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    if (bytes > SIZE_MAX - 2 * kHugePage) throw std::bad_alloc();
     void* raw = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) throw std::bad_alloc();
     const auto start = reinterpret_cast<std::uintptr_t>(raw);
     const std::uintptr_t aligned = (start + kHugePage - 1) & ~(std::uintptr_t{kHugePage} - 1);
     if (aligned > start) munmap(raw, aligned - start);
-    const std::uintptr_t end = start + bytes + kHugePage, used = aligned + ((bytes + 4095) & ~std::size_t{4095});
+    // Ends rounded to whole pages, as the kernel rounds the mapping; bigDeallocate unmaps [p, p + bytes).
+    const std::uintptr_t end = (start + bytes + kHugePage + page - 1) & ~std::uintptr_t{page - 1};
+    const std::uintptr_t used = (aligned + bytes + page - 1) & ~std::uintptr_t{page - 1};
     if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
     void* p = reinterpret_cast<void*>(aligned);
     madvise(p, bytes, MADV_HUGEPAGE);  // a hint: refused, the region keeps 4 KiB pages

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <fstream>
 #include <string>
 #include <sys/mman.h>
@@ -37,8 +38,9 @@ TEST(BigAlloc, EveryByteIsUsableAndTheWholeRangeIsFreed) {
         EXPECT_EQ(p[0], 0xA5);
         EXPECT_EQ(p[bytes / 2], 0xA5);
         EXPECT_EQ(p[bytes - 1], 0xA5);
-        if (bytes >= (std::size_t{2} << 20) && transparentHugePagesOnRequest())
+        if (bytes >= (std::size_t{2} << 20) && transparentHugePagesOnRequest()) {
             EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % (std::uintptr_t{2} << 20), 0u) << "not on a huge-page boundary";
+        }
         cs::util::bigDeallocate(p, bytes);
         if (bytes >= cs::util::kBigAllocation) {
             EXPECT_FALSE(mapped(p)) << "the first page is still mapped";
@@ -61,6 +63,11 @@ TEST(BigAlloc, ArraysOfOneHugePageOrMoreDoNotOverlap) {
     EXPECT_EQ(b[0], 2);
     EXPECT_EQ(b[kBytes - 1], 2);
     cs::util::bigDeallocate(b, kBytes);
+}
+
+TEST(BigAlloc, ASizeNoMappingCanHoldIsRefused) {
+    EXPECT_THROW(cs::util::bigAllocate(SIZE_MAX - 4096), std::bad_alloc);
+    EXPECT_THROW(cs::util::bigAllocate(SIZE_MAX / 2), std::bad_alloc);
 }
 
 }  // namespace
