@@ -8,11 +8,6 @@
 
 namespace cs::util {
 
-namespace {
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
-
-// Whether the kernel backs a region with transparent huge pages when asked (madvise), read once.
-// "never" (or no such file: another kernel, a container without sysfs) keeps 4 KiB pages.
 bool hugePagesOnRequest() {
     static const bool on = [] {
         std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -22,6 +17,8 @@ bool hugePagesOnRequest() {
     }();
     return on;
 }
+
+namespace {
 
 #if defined(MADV_HUGEPAGE)
 // A mapping of `bytes` that starts on a huge-page boundary, so every whole 2 MiB of it can be one

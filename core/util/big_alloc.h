@@ -18,6 +18,11 @@
 namespace cs::util {
 
 constexpr std::size_t kBigAllocation = std::size_t{1} << 20;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// Whether the kernel backs a region with transparent huge pages when asked (madvise), read once.
+// "never" (or no such file: another kernel, a container without sysfs) keeps 4 KiB pages.
+bool hugePagesOnRequest();
 
 // `bytes` >= kBigAllocation: an anonymous mapping (huge-page aligned and advised from 2 MiB on, where
 // the kernel allows it; else populated); otherwise operator new. Throws
