@@ -72,6 +72,9 @@ void LoadGate::prioritise(int docId) {
     {
         std::lock_guard lock(m_mutex);
         m_asked.insert(docId);
+        // A job already waiting moves ahead now, not when its own thread next wakes: another job
+        // woken first (the last outline done) must already see it in front.
+        if (m_waiting.erase({1, docId})) m_waiting.insert({0, docId});
     }
     m_changed.notify_all();
 }
