@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages CompileScope needs to build, test and run, and the test-only npm
-# packages of tests/fleet (a real DuckDB for the fleet test, docs/fleet.md). Idempotent: when every
-# package is already installed it changes nothing and needs no network.
+# Installs the Debian packages CompileScope needs to build, test and run, and one Python virtual
+# environment with the real runtimes the tests record (Warp, PyTorch, JAX, Numba) and the test tools
+# from the Python package index (tlparse, DuckDB, tree-sitter-julia), pinned by
+# packaging/python-requirements.txt. Idempotent: when every package is already installed it changes
+# nothing and needs no network.
 # CUDA (nvcc, NVRTC, nvJitLink, CUPTI) is not a Debian package here: it is used from /usr/local/cuda
 # when present and reported as missing by CMake's feature summary otherwise.
 set -euo pipefail
@@ -12,16 +14,12 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
   xvfb xauth chromium
-  python3 python3-numba python3-venv
-  nodejs npm
+  python3 python3-venv
   dpkg-dev desktop-file-utils appstream xdg-utils shared-mime-info libfile-mimeinfo-perl librsvg2-bin man-db
 )
 
-# A nodejs that bundles npm (NodeSource's builds) conflicts with Debian's npm package: there, the
-# npm command it brings counts as the package.
 present() {
-  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed" ||
-    { [ "$1" = npm ] && command -v npm > /dev/null; }
+  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
 }
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -38,16 +36,28 @@ else
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# The fleet test's DuckDB (@duckdb/node-api, pinned by tests/fleet/package-lock.json) into
-# tests/fleet/node_modules, where the test looks. Reinstalled only when the lock file changed (the
-# copy beside the modules says which lock they came from). Without the network this fails: the
-# build goes on and the fleet test is skipped, saying why.
-fleet="$(cd "$(dirname "$0")/.." && pwd)/tests/fleet"
-if cmp -s "$fleet/package-lock.json" "$fleet/node_modules/.installed-package-lock.json"; then
-  echo "install-deps: tests/fleet npm packages present"
-elif (cd "$fleet" && timeout 600 npm ci --no-audit --no-fund --loglevel=error); then
-  cp "$fleet/package-lock.json" "$fleet/node_modules/.installed-package-lock.json"
-  echo "install-deps: installed the tests/fleet npm packages"
+# The virtual environment. Its interpreter is Debian's /usr/bin/python3 (installed above), chosen on
+# purpose: `python3` on PATH may be another one (a pyenv build here), and the venv must not change
+# when PATH does. Where it lives: $COMPILESCOPE_VENV, else ~/.cache/compilescope/venv, outside the
+# checkout so that a fresh clone (CI's) reuses it; CMake finds it the same way (COMPILESCOPE_PYTHON).
+# A stamp holding the requirements file's checksum says it is complete: when it matches, nothing is
+# fetched. A failed install leaves no stamp, so the next run tries again.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+req="$root/packaging/python-requirements.txt"
+venv="${COMPILESCOPE_VENV:-$HOME/.cache/compilescope/venv}"
+want="$(sha256sum "$req" | cut -d' ' -f1) $(/usr/bin/python3 -c 'import sys; print(sys.version.split()[0])')"
+if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.compilescope-requirements" 2>/dev/null)" = "$want" ]; then
+  echo "install-deps: Python venv $venv present"
 else
-  echo "install-deps: warning: npm ci in tests/fleet failed; the fleet test will be skipped" >&2
+  echo "install-deps: installing the Python venv $venv from packaging/python-requirements.txt"
+  rm -f "$venv/.compilescope-requirements"
+  [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --timeout 120 -r "$req"
+  # tlparse's wheel carries its binary; check that the runtimes import before calling it done.
+  "$venv/bin/python" -c 'import warp, torch, jax, numba, duckdb, tree_sitter, tree_sitter_julia' 2>&1 |
+    grep -v "^Warp " || true
+  "$venv/bin/python" -c 'import warp, torch, jax, numba, duckdb, tree_sitter, tree_sitter_julia'
+  [ -x "$venv/bin/tlparse" ]
+  echo "$want" > "$venv/.compilescope-requirements"
+  echo "install-deps: Python venv ready"
 fi

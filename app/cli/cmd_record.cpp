@@ -63,12 +63,14 @@ std::string findCollectorLibrary() {
                          R_OK);
 }
 
-// --warp / --numba / --torch / --jax: the Python package compilescope (collectors/python) beside a build or an install tree.
+// --warp / --numba / --torch / --jax: the Python package compilescope (collectors/python) beside a build or an install tree,
+// wherever that tree is.
 std::string findPythonPackage() {
     if (const char* e = std::getenv("COMPILESCOPE_PYTHON_PACKAGE"); e && *e) return e;
     const std::string dir = selfDir();
-    for (const auto& c : {dir + "/../../../collectors/python", dir + "/../share/compilescope/python"})
-        if (::access((c + "/compilescope/warp.py").c_str(), R_OK) == 0) return std::filesystem::weakly_canonical(c).string();
+    // An install: PREFIX/bin/../share; a build tree: BUILD/app/../share (a link made by app/CMakeLists.txt).
+    const std::string c = dir + "/../share/compilescope/python";
+    if (::access((c + "/compilescope/warp.py").c_str(), R_OK) == 0) return std::filesystem::weakly_canonical(c).string();
     return "";
 }
 

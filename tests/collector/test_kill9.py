@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Crash safety: kill -9 of the recorded job and of the recorder at 100 random points each.
 
 Usage: test_kill9.py COMPILESCOPE_BINARY COLLECTOR_JOB [SEED] [POINTS]

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The Numba collector records real Numba compiles and disk-cache loads (python3-numba from Debian).
 
 Usage: test_numba_collector.py COMPILESCOPE_BINARY SOURCE_DIR
@@ -77,7 +77,7 @@ def run(binary, source_dir, trace, cache_dir, script_dir, job=JOB, name="job.py"
             fh.write(job)
     env = dict(os.environ, PYTHONPATH=os.path.join(source_dir, "collectors", "python"),
                NUMBA_CACHE_DIR=cache_dir, COMPILESCOPE_BUFFER_POLICY="block")
-    r = subprocess.run([binary, "record", "-o", trace, "--", "/usr/bin/python3", script], env=env,
+    r = subprocess.run([binary, "record", "-o", trace, "--", sys.executable, script], env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
     db = sqlite3.connect(trace)
@@ -105,7 +105,7 @@ def record_plain(binary, source_dir, tmp):
     trace = os.path.join(tmp, "plain.cstrace")
     env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "plain-cache"), COMPILESCOPE_BUFFER_POLICY="block")
     env.pop("PYTHONPATH", None)
-    r = subprocess.run([binary, "record", "--numba", "-o", trace, "--", "/usr/bin/python3", script], env=env,
+    r = subprocess.run([binary, "record", "--numba", "-o", trace, "--", sys.executable, script], env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
     # The program ran as written; the collector was imported for it, after numba.
@@ -149,7 +149,7 @@ def main():
     try:
         import numba  # noqa: F401
     except ImportError as e:
-        print("SKIPPED: numba is not importable by /usr/bin/python3 (%s); install python3-numba" % e)
+        print("SKIPPED: numba is not importable by %s (%s); packaging/install-deps.sh installs it into its venv" % (sys.executable, e))
         sys.exit(77)
     with tempfile.TemporaryDirectory() as tmp:
         cache = os.path.join(tmp, "numba-cache")

@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The Python binding (collectors/python/compilescope) records from 4 threads into a real trace.
 
 Usage: test_python_binding.py COMPILESCOPE_BINARY SOURCE_DIR
-Runs /usr/bin/python3 under `compilescope record` with the block buffer policy, so every event must
+Runs this interpreter under `compilescope record` with the block buffer policy, so every event must
 arrive: 4 threads x 5000 spans (each with an argument), one cache lookup with its key and closure,
 steps, counters and a module load. Also checks that the binding's constants match
 trace_constants.h.
@@ -68,7 +68,7 @@ def main():
         trace = os.path.join(tmp, "py.cstrace")
         env = dict(os.environ, PYTHONPATH=os.path.join(source_dir, "collectors", "python"),
                    COMPILESCOPE_BUFFER_POLICY="block")
-        r = subprocess.run([binary, "record", "-o", trace, "--", "/usr/bin/python3", "-c", JOB], env=env,
+        r = subprocess.run([binary, "record", "-o", trace, "--", sys.executable, "-c", JOB], env=env,
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
         assert "dropped 0" in r.stdout, r.stdout

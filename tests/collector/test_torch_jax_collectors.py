@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """compilescope.torch and compilescope.jax record what the TORCH_TRACE and JAX log importers read.
 
 Usage: test_torch_jax_collectors.py COMPILESCOPE_BINARY SOURCE_DIR
@@ -29,7 +29,7 @@ import sys
 import tempfile
 import textwrap
 
-PYTHON = "/usr/bin/python3"
+PYTHON = sys.executable   # the venv of packaging/install-deps.sh (COMPILESCOPE_PYTHON)
 GLOG = re.compile(r"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [^\]]*\] (.*)$")
 
 

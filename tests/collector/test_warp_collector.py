@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """compilescope.warp records NVIDIA Warp's module loads from inside the process.
 
 Usage: test_warp_collector.py COMPILESCOPE_BINARY SOURCE_DIR
@@ -19,7 +19,7 @@ import sys
 import tempfile
 import textwrap
 
-PYTHON = "/usr/bin/python3"
+PYTHON = sys.executable   # the venv of packaging/install-deps.sh (COMPILESCOPE_PYTHON)
 
 WITHOUT_WARP = textwrap.dedent("""
     import sys
