@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Numba collector records real Numba compiles and disk-cache loads (python3-numba from Debian).
+"""The Numba collector records real Numba compiles and disk-cache loads (numba from the venv).
 
 Usage: test_numba_collector.py COMPILESCOPE_BINARY SOURCE_DIR
 Run 1 (cold, private NUMBA_CACHE_DIR): f(int, int), f(float, float), f(int, int) again, g(int) with
@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+
+import runtime_gate
 
 JOB = textwrap.dedent("""
     import compilescope.numba
@@ -149,8 +151,7 @@ def main():
     try:
         import numba  # noqa: F401
     except ImportError as e:
-        print("SKIPPED: numba is not importable by %s (%s); packaging/install-deps.sh installs it into its venv" % (sys.executable, e))
-        sys.exit(77)
+        sys.exit(runtime_gate.missing("numba", e))
     with tempfile.TemporaryDirectory() as tmp:
         cache = os.path.join(tmp, "numba-cache")
         cold, cold_spans, cold_hits = run(binary, source_dir, os.path.join(tmp, "cold.cstrace"), cache, tmp)
