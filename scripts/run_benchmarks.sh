@@ -37,5 +37,14 @@ for b in "${benches[@]}"; do
   QT_QPA_PLATFORM=offscreen "$build/benchmarks/$b" "${filter[@]}" --benchmark_format=json \
     --benchmark_out="$out/$b.json" >/dev/null
 done
+# Real Warp, PyTorch, JAX and Numba programs recorded / unrecorded (the venv of packaging/install-deps.sh).
+venv_python="${COMPILESCOPE_VENV:-$HOME/.cache/compilescope/venv}/bin/python"
+if [ -x "$venv_python" ]; then
+  echo "== python runtimes (record --warp/--torch/--jax/--numba)"
+  "$venv_python" "$root/scripts/bench_python_overhead.py" "$build/app/compilescope" "$out/python_overhead.json" \
+    --runs "${PYTHON_OVERHEAD_RUNS:-7}"
+else
+  echo "== python runtimes: no venv at $venv_python (packaging/install-deps.sh makes it); not run"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 "$root/scripts/bench_ratios.py" "$out"/*.json
