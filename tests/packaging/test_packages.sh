@@ -7,10 +7,11 @@
 #   - `man compilescope-import` from it shows the import formats; bash completion knows the verbs;
 #   - desktop-file-validate, appstreamcli validate and xdg-mime (a scratch XDG data dir) accept the
 #     desktop integration, and a demo trace is recognised as application/x-compilescope-trace;
-#   - the Python package installs into a fresh venv and records a Numba compile.
-# Usage: test_packages.sh BUILD_DIR SOURCE_DIR. Exits 77 (skipped, reason printed) without dpkg-deb.
+#   - the Python package installs into a fresh venv; `record --numba` of the unpacked tree finds its
+#     own Python collectors and records a Numba compile.
+# Usage: test_packages.sh BUILD_DIR SOURCE_DIR [PYTHON_WITH_NUMBA]. Exits 77 (skipped, reason printed) without dpkg-deb.
 set -euo pipefail
-build="$1"; src="$2"
+build="$1"; src="$2"; python="${3:-}"
 for tool in dpkg-deb cpack; do
   command -v "$tool" > /dev/null || { echo "skipped: $tool not installed (packaging/install-deps.sh installs it)"; exit 77; }
 done
@@ -77,26 +78,37 @@ if [ -x "$root/usr/bin/compilescope-gui" ]; then
   unset XDG_DATA_HOME XDG_DATA_DIRS
 fi
 
-echo "== Python package in a fresh venv"
-if python3 -c "import numba" 2> /dev/null; then
-  python3 -m venv --system-site-packages "$work/venv"
-  "$work/venv/bin/pip" install --quiet --no-index --no-build-isolation "$root/usr/share/compilescope/python" > "$work/pip.log" 2>&1 ||
-    { cat "$work/pip.log"; fail "pip install of the Python package"; }
+echo "== Python collectors from the install"
+# `pip install` of the packaged collectors into a fresh venv of Debian's python3: the package imports
+# from the venv and finds the installed collector library.
+/usr/bin/python3 -m venv --system-site-packages "$work/venv"   # setuptools and wheel from Debian: no network
+"$work/venv/bin/pip" install --quiet --no-index --no-build-isolation "$root/usr/share/compilescope/python" > "$work/pip.log" 2>&1 ||
+  { cat "$work/pip.log"; fail "pip install of the Python package"; }
+"$work/venv/bin/python" -c "import compilescope; assert '/venv/' in compilescope.__file__, compilescope.__file__; assert compilescope.available()" ||
+  fail "the pip-installed package does not load the installed collector library"
+# `record --numba` of the unpacked install, with no PYTHONPATH and no COMPILESCOPE_* variable: it finds
+# its own share/compilescope/python and injects it into a program that never imports compilescope,
+# run by the interpreter that has Numba (the project's venv, COMPILESCOPE_PYTHON).
+if [ -n "$python" ] && "$python" -c "import numba" 2> /dev/null; then
   cat > "$work/job.py" <<'PY'
-import compilescope.numba
-assert compilescope.numba.install()
+import sys
 import numba
 @numba.njit
 def f(x):
     return x + 1
 f(1)
+print("collectors from", sys.modules["compilescope"].__file__)
 PY
-  (cd "$work" && COMPILESCOPE_BUFFER_POLICY=block "$cli" record -o "$work/py.cstrace" -- "$work/venv/bin/python" "$work/job.py") ||
-    fail "record the venv's python"
+  out="$(cd "$work" && env -u PYTHONPATH -u COMPILESCOPE_PYTHON_PACKAGE COMPILESCOPE_BUFFER_POLICY=block \
+    "$cli" record --numba -o "$work/py.cstrace" -- "$python" "$work/job.py")" || fail "record --numba from the install"
+  echo "$out"
+  grep -q "collectors from $root/usr/share/compilescope/python/compilescope/__init__.py" <<< "$out" ||
+    fail "record --numba did not inject the installed collectors: $out"
   n="$("$cli" sql "$work/py.cstrace" "SELECT count(*) FROM cache_lookups" | sed -n 3p | tr -d ' ')"
-  [ "$n" -ge 1 ] || fail "the venv's Numba compile was not recorded ($n lookups)"
-  "$work/venv/bin/python" -c "import compilescope, os; assert '/venv/' in compilescope.__file__, compilescope.__file__"
+  [ "$n" = "1" ] || fail "the Numba compile was not recorded once ($n lookups)"
+elif [ "${COMPILESCOPE_REQUIRE_RUNTIMES:-0}" != 0 ]; then
+  fail "numba is not importable by '$python' (packaging/install-deps.sh installs it) and COMPILESCOPE_REQUIRE_RUNTIMES=1"
 else
-  echo "python3-numba missing: venv check skipped"
+  echo "numba is not importable by '$python': record --numba from the install not checked"
 fi
 echo "packages: all checks passed"
