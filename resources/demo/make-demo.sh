@@ -25,10 +25,12 @@ if [ -x "$build/tests/nvrtc_demo" ]; then
   "$cs" record --cuda -o "$work/nvrtc.cstrace" -- "$build/tests/nvrtc_demo" >/dev/null
   inputs+=("$work/nvrtc.cstrace")
 fi
-if /usr/bin/python3 -c 'import numba' 2>/dev/null; then
+# Numba from the venv of packaging/install-deps.sh (its pinned version), not whatever python3 PATH finds.
+python="${COMPILESCOPE_VENV:-$HOME/.cache/compilescope/venv}/bin/python"
+if "$python" -c 'import numba' 2>/dev/null; then
   for run in cold warm; do
     PYTHONPATH="$root/collectors/python" NUMBA_CACHE_DIR="$work/numba-cache" \
-      "$cs" record -o "$work/numba-$run.cstrace" -- /usr/bin/python3 "$here/numba_job.py"
+      "$cs" record -o "$work/numba-$run.cstrace" -- "$python" "$here/numba_job.py"
     inputs+=("$work/numba-$run.cstrace")
   done
 fi
