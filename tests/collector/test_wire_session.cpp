@@ -110,6 +110,33 @@ TEST(WireSession, BadRecordsAreCountedAndSkipped) {
     EXPECT_EQ(scalar(path, "SELECT count(*) FROM sessions WHERE end_ns IS NULL"), 1);  // no GOODBYE
 }
 
+// A 72-byte CUDA_PROGRAM with option_count = 2^30 and a module load with option_count = 2^29: their
+// arrays' sizes are multiples of 2^32, which a 32-bit alignment mask once folded to 0, so the size
+// check passed and the option loops read gigabytes past the message (issue 40). Each is malformed now.
+TEST(WireSession, CountsWhoseSizeWrapsAt32BitsAreMalformed) {
+    cs::test::TempDir dir;
+    const auto path = dir.file("w.cstrace");
+    Stream st;
+    st.hello();
+    st.str(1, "ok");
+    cs_wire_cuda_program prog{};
+    prog.h = {CS_WIRE_CUDA_PROGRAM, 0, sizeof prog};
+    prog.option_count = 1u << 30;
+    st.add(prog);
+    cs_wire_module_load load{};
+    load.h = {CS_WIRE_MODULE_LOAD, 0, sizeof load};
+    load.name = 1;
+    load.option_count = 1u << 29;
+    st.add(load);
+    st.span(1);
+    EXPECT_EQ(sizeof prog, 72u);
+    EXPECT_EQ(parse(path, st, false), st.bytes.size());
+    EXPECT_EQ(scalar(path, "SELECT count FROM stats WHERE name = 'malformed_record'"), 2);
+    EXPECT_EQ(scalar(path, "SELECT count(*) FROM cuda_programs"), 0);
+    EXPECT_EQ(scalar(path, "SELECT count(*) FROM module_loads"), 0);
+    EXPECT_EQ(scalar(path, "SELECT count(*) FROM spans"), 1);
+}
+
 TEST(WireSession, BrokenFramingAndMissingHelloCloseTheStream) {
     cs::test::TempDir dir;
     cs::trace::TraceWriter w(dir.file("w.cstrace"));

@@ -29,7 +29,9 @@
 #define CS_WIRE_MAX_TEXT 4000u             /* inline texts (invalidation items) are cut here */
 #define CS_WIRE_MAX_KEY 4096u              /* key components kept per lookup */
 #define CS_WIRE_MAX_CLOSURE 65536u         /* closure entries kept per lookup */
-#define CS_WIRE_ALIGN(n) (((n) + 7u) & ~7u)
+/* Rounds n up to a multiple of 8 in n's own type. Not `& ~7u`: that mask is 32 bits wide, so for a
+ * 64-bit n it also cleared the high half, and a count of 2^30 four-byte options aligned to 0. */
+#define CS_WIRE_ALIGN(n) ((((n) + 7u) / 8u) * 8u)
 
 typedef enum cs_wire_type {
     CS_WIRE_PAD = 0,         /* filler at the end of a ring segment; skipped */
