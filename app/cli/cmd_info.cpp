@@ -93,7 +93,11 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
         const bool ended = ses.endNs.has_value();
         std::string state = ended ? "complete" : "unfinished";
         // A negative status is the signal that killed the job (docs/trace-format.md).
-        if (ses.exitStatus && *ses.exitStatus < 0) state += ", killed by signal " + std::to_string(-*ses.exitStatus);
+        // Read from the file, so any value: only -1..-127 name a signal (and negating INT64_MIN is UB).
+        if (ses.exitStatus && *ses.exitStatus < 0 && *ses.exitStatus >= -127)
+            state += ", killed by signal " + std::to_string(-*ses.exitStatus);
+        else if (ses.exitStatus && *ses.exitStatus < 0)
+            state += ", exit status " + std::to_string(*ses.exitStatus) + " (not a signal number)";
         else if (ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
         std::string start = ses.firstNs ? "+" + util::formatDuration(*ses.firstNs) : "-";
         std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(util::satSub(*ses.lastNs, *ses.firstNs)) : "-";

@@ -158,3 +158,41 @@ TEST(UntrustedStoredTimes, NegativeDurationsDoNotGiveNegativeCosts) {
     EXPECT_TRUE(r.status == 0 || r.status == 1) << r.err;
     EXPECT_EQ(r.out.find("\"cost_ns\": -"), std::string::npos) << r.out;
 }
+
+// Issue 40, item 7: a stored exit status of INT64_MIN (the signal of a killed job is stored negated,
+// and INT64_MIN has no negation) and a printed SnoopCompile tree declaring 2^63-1 children (the
+// counts of two trees added overflowed). Both must read under UBSan, with the value shown as it is.
+TEST(UntrustedStoredValues, ExitStatusInt64MinIsShownNotNegated) {
+    cs::test::TempDir dir;
+    std::string path = dir.file("t.cstrace");
+    std::filesystem::copy_file(cs::test::sourceDir() + "/resources/demo/demo.cstrace", path);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "UPDATE sessions SET exit_status = -9223372036854775807 - 1 WHERE id = 1; "
+                               "UPDATE sessions SET exit_status = -9 WHERE id = 2",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    auto r = runCli({"info", path});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("exit status -9223372036854775808 (not a signal number)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("killed by signal 9"), std::string::npos) << r.out;
+}
+
+TEST(UntrustedImports, PrintedTreesClaimingInt64MaxChildrenSaturate) {
+    cs::test::TempDir dir;
+    std::string in = dir.file("trees.txt"), out = dir.file("t.cstrace");
+    std::string tree =
+        " inserting convert(::Type{Foo}, x::Bar) in FooPkg at /src/FooPkg.jl:21 invalidated:\n"
+        "   mt_backedges: 1: signature Tuple{typeof(convert), Type{Foo}, Any} triggered MethodInstance for "
+        "FooPkg.wrap(::Any) (9223372036854775807 children)\n"
+        "                 2: signature Tuple{typeof(convert), Type{Foo}, Int} triggered MethodInstance for "
+        "FooPkg.wrap(::Int) (9223372036854775807 children)\n\n";
+    cs::test::writeFile(in, "julia> trees = invalidation_trees(invalidations)\n1-element Vector{SnoopCompile.MethodInvalidations}:\n" + tree);
+    auto imp = runCli({"import", in, "-o", out});
+    ASSERT_EQ(imp.status, 0) << imp.err;
+    readWithEveryVerb(dir, out);
+    auto trees = runCli({"trees", out});
+    EXPECT_EQ(trees.status, 0) << trees.err;
+    EXPECT_NE(trees.out.find("FooPkg.wrap"), std::string::npos) << trees.out;
+}

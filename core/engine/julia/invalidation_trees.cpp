@@ -599,7 +599,7 @@ void finishForest(InvalidationForest& f) {
     for (size_t k = order.size(); k-- > 0;) {
         auto& n = f.nodes[static_cast<size_t>(order[k])];
         for (auto c : n.children) {
-            n.descendants += 1 + f.nodes[static_cast<size_t>(c)].descendants;
+            n.descendants = util::satAdd(n.descendants, util::satAdd(1, f.nodes[static_cast<size_t>(c)].descendants));
             n.subtreeRecompileNs = util::satAdd(n.subtreeRecompileNs, f.nodes[static_cast<size_t>(c)].subtreeRecompileNs);
         }
     }
@@ -622,18 +622,19 @@ void finishForest(InvalidationForest& f) {
         std::unordered_set<const char*> seen;
         std::vector<std::int32_t> walk;
         auto visitEntry = [&](std::int32_t root) {
-            t.children += f.nodes[static_cast<size_t>(root)].descendants;
+            t.children = util::satAdd(t.children, f.nodes[static_cast<size_t>(root)].descendants);
             walk.push_back(root);
             while (!walk.empty()) {
                 auto v = walk.back();
                 walk.pop_back();
                 const auto& n = f.nodes[static_cast<size_t>(v)];
                 if (!n.isDummy() && seen.insert(n.mi.data()).second) {
-                    t.invalidatedInstances += 1 + n.hiddenChildren;
+                    // Counts come from printed text ((N children)): saturate, never overflow.
+                    t.invalidatedInstances = util::satAdd(t.invalidatedInstances, util::satAdd(1, n.hiddenChildren));
                     t.recompileNs = util::satAdd(t.recompileNs, n.recompileNs);
                     if (n.recompileNs > 0) ++t.recompiledInstances;
                 } else if (n.hiddenChildren) {
-                    t.invalidatedInstances += n.hiddenChildren;
+                    t.invalidatedInstances = util::satAdd(t.invalidatedInstances, n.hiddenChildren);
                 }
                 for (auto c : n.children) walk.push_back(c);
             }
