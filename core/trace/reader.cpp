@@ -142,6 +142,14 @@ void checkSchema(const std::string& path, sqlite3* db) {
     if (rc != SQLITE_DONE)
         throw TraceError(isCorruption(rc) ? TraceErrorKind::Corrupt : TraceErrorKind::Query, path,
                          std::string("cannot read the schema: ") + sqlite3_errmsg(db));
+    // Our application id but no table at all: the recorder writes the schema into the write-ahead
+    // log and folds it in only when the recording finishes, so this is an unfinished recording copied
+    // without its -wal file, not a damaged schema (issue 40).
+    if (present.empty())
+        throw TraceError(TraceErrorKind::SchemaMismatch, path,
+                         "holds no tables: a recording that never finished, copied without its write-ahead log (" +
+                             std::filesystem::path(path).filename().string() +
+                             "-wal). Copy that file beside it, or let the recording finish");
     for (const auto& t : schemaTables()) {
         if (!present.count(t.name))
             throw TraceError(TraceErrorKind::SchemaMismatch, path, "table \"" + std::string(t.name) + "\" is missing");

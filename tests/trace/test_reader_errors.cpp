@@ -145,6 +145,22 @@ TEST(ReaderErrors, MissingColumnIsReported) {
     EXPECT_EQ(kindOf(path), TraceErrorKind::SchemaMismatch);
 }
 
+// A recording in progress keeps its schema and rows in the write-ahead log; the main file copied alone
+// (a live trace copied without NAME-wal) used to be refused as 'table "meta" is missing'.
+TEST(ReaderErrors, UnfinishedRecordingWithoutItsWalNamesTheWal) {
+    cs::test::TempDir dir;
+    auto live = dir.file("live.cstrace"), copy = dir.file("copy.cstrace");
+    TraceWriter w(live);
+    auto sess = w.addSession({.startNs = 0});
+    w.addStep({.sessionId = sess, .tsNs = 1, .step = 1, .label = w.intern("step")});
+    w.commit();
+    std::filesystem::copy_file(live, copy);
+    ASSERT_FALSE(std::filesystem::exists(copy + "-wal"));
+    auto err = expectInfoFails(copy, "a recording that never finished, copied without its write-ahead log (copy.cstrace-wal)");
+    EXPECT_EQ(err.find("\"meta\" is missing"), std::string::npos) << err;
+    w.finalize();
+}
+
 TEST(ReaderErrors, DirectoryIsNotATrace) {
     cs::test::TempDir dir;
     expectInfoFails(dir.path().string(), "is a directory");
