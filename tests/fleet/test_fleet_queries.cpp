@@ -1,7 +1,8 @@
 // The fleet test (issue 22, docs/fleet.md): 100 traces that differ, each written by the real
 // TraceWriter and exported by the real `compilescope export --format jsonl`, queried together by a
-// real DuckDB (@duckdb/node-api, pinned in tests/fleet/package.json) running the `sql name=...` blocks
-// of docs/fleet.md as the page shows them. Every answer is checked against the engine's analysis of
+// real DuckDB (the `duckdb` Python package of the project's venv, pinned in packaging/python-requirements.txt,
+// run by tests/fleet/run_fleet_queries.py) running the `sql name=...` blocks of docs/fleet.md as the page
+// shows them. Every answer is checked against the engine's analysis of
 // each trace (the cache replay's per-program tallies and late misses, the Warp module report): the
 // numbers a fleet query gives must be the ones `compilescope check` and `findings` give per trace.
 //
@@ -12,8 +13,9 @@
 // compile times vary per trace; warp.sim is built under a second hash from the 70th trace on. Text
 // that is not UTF-8 (a command line, a span name) must still leave every file valid JSON.
 //
-// Exits 77 (ctest: skipped), saying why, when node or the npm package is missing: packaging/
-// install-deps.sh installs them (`npm ci` in tests/fleet), which needs the network once.
+// Exits 77 (ctest: skipped), saying why, when the interpreter COMPILESCOPE_PYTHON (CMake's cache variable,
+// packaging/install-deps.sh's venv) cannot import duckdb; under COMPILESCOPE_REQUIRE_RUNTIMES=1 (packaging/
+// test.sh, CI) that is a failure instead, so a broken install never turns this test into a silent skip.
 #include "core/engine/export/jsonl_export.h"
 #include "core/engine/trace_analysis.h"
 #include "core/trace/reader.h"
@@ -27,6 +29,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -47,7 +50,7 @@ constexpr std::int64_t kMs = 1'000'000, kS = 1000 * kMs, kDay = 86'400 * kS;
 constexpr std::int64_t kFirstDay = 1'767'225'600 * kS;  // 2026-01-01T00:00:00Z
 const std::string kHostileProgram = "loss \"fn\"\t\x01</script>";
 
-std::string nodeModules() { return cs::test::sourceDir() + "/tests/fleet/node_modules"; }
+std::string queryRunner() { return cs::test::sourceDir() + "/tests/fleet/run_fleet_queries.py"; }
 
 // The position of trace k in time: 37 is prime to 100, so this is a permutation of 0..99.
 int timeRank(int k) { return k * 37 % kTraces; }
@@ -158,7 +161,7 @@ EngineAnswer engineAnswer(const std::string& path, std::int64_t createdNs) {
     return a;
 }
 
-// A DuckDB value as the query runner prints it: integers as strings, timestamps as ISO text.
+// A DuckDB value as the query runner writes it: integers as strings, timestamps as ISO text.
 std::string text(const JsonValue& row, std::string_view column) {
     const JsonValue* v = row.get(column);
     if (!v) ADD_FAILURE() << "no column " << column;
@@ -166,14 +169,14 @@ std::string text(const JsonValue& row, std::string_view column) {
 }
 std::int64_t integer(const JsonValue& row, std::string_view column) { return std::stoll(text(row, column)); }
 
-// What a JavaScript Date prints for a Unix time in ns: 2026-01-01T00:00:00.000Z.
+// What the query runner writes for a DuckDB TIMESTAMP of a Unix time in ns: 2026-01-01T00:00:00.000000.
 std::string isoTime(std::int64_t ns) {
     const std::time_t secs = ns / kS;
     std::tm tm{};
     gmtime_r(&secs, &tm);
     char buf[40];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    return std::string(buf) + "." + std::to_string(ns / kMs % 1000 + 1000).substr(1) + "Z";
+    return std::string(buf) + "." + std::to_string(ns / 1000 % 1'000'000 + 1'000'000).substr(1);
 }
 
 const std::vector<JsonValue>& rowsOf(const JsonValue& answers, std::string_view query) {
@@ -202,12 +205,11 @@ protected:
                                                   {}, log, std::chrono::seconds(60));
             ASSERT_EQ(run.exitCode, 0) << cs::test::readFile(log);
         }
-        const std::string out = s_dir->file("duckdb.json");
-        const auto run = cs::util::runProcess({"node", cs::test::sourceDir() + "/tests/fleet/run_fleet_queries.js",
-                                               nodeModules(), cs::test::sourceDir() + "/docs/fleet.md",
-                                               s_dir->path().string()},
-                                              {}, out, std::chrono::seconds(300));
-        ASSERT_EQ(run.exitCode, 0) << cs::test::readFile(out);
+        const std::string out = s_dir->file("duckdb.json"), log = s_dir->file("duckdb.log");
+        const auto run = cs::util::runProcess({COMPILESCOPE_PYTHON, queryRunner(), cs::test::sourceDir() + "/docs/fleet.md",
+                                               s_dir->path().string(), out},
+                                              {}, log, std::chrono::seconds(300));
+        ASSERT_EQ(run.exitCode, 0) << cs::test::readFile(log);
         s_duck = cs::util::parseJson(cs::test::readFile(out));
     }
     static void TearDownTestSuite() {
@@ -340,18 +342,24 @@ TEST_F(Fleet, FirstTraceWhereAProgramRecompiles) {
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    cs::util::ProcessResult node;
+    cs::util::ProcessResult probe;
+    std::string why;
     {
-        const cs::test::TempDir probe;
-        node = cs::util::runProcess({"node", "--version"}, {}, probe.file("node.log"), std::chrono::seconds(30));
+        const cs::test::TempDir dir;
+        probe = cs::util::runProcess({COMPILESCOPE_PYTHON, queryRunner(), "--probe"}, {}, dir.file("probe.log"),
+                                     std::chrono::seconds(60));
+        why = cs::test::readFile(dir.file("probe.log"));
     }
-    if (!node.started || node.exitCode != 0) {
-        std::cout << "skipped: node is not installed (packaging/install-deps.sh installs nodejs and npm)\n";
-        return 77;
-    }
-    if (!fs::exists(nodeModules() + "/@duckdb/node-api/package.json")) {
-        std::cout << "skipped: @duckdb/node-api is not installed in " << nodeModules()
-                  << " (packaging/install-deps.sh runs `npm ci --no-audit --no-fund` there; it needs the network once)\n";
+    if (!probe.started || probe.exitCode != 0) {
+        const std::string where = std::string("DuckDB is not available to ") + COMPILESCOPE_PYTHON + " (" +
+                                  (probe.started ? why.substr(0, why.find_last_not_of('\n') + 1) : "it does not run") +
+                                  "); packaging/install-deps.sh installs it in the venv";
+        const char* require = std::getenv("COMPILESCOPE_REQUIRE_RUNTIMES");
+        if (require && *require && std::string(require) != "0") {
+            std::cout << "FAILED: " << where << ", and COMPILESCOPE_REQUIRE_RUNTIMES=1 forbids skipping\n";
+            return 1;
+        }
+        std::cout << "SKIPPED: " << where << "\n";
         return 77;
     }
     return RUN_ALL_TESTS();
