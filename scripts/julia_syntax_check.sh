@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Parses the Julia package with the real Julia grammar, without Julia: tree-sitter 0.21 and
-# tree-sitter-julia 0.23 from the npm registry, installed here into CACHE_DIR on first use.
+# Parses the Julia package with the real Julia grammar, without Julia: the tree_sitter 0.26 and
+# tree_sitter_julia 0.23 Python packages of the venv that packaging/install-deps.sh makes
+# (tests/julia/check_syntax.py does the parsing).
 # Usage: scripts/julia_syntax_check.sh [PATH...]   (default: collectors/julia)
-#   CACHE_DIR (default build/julia-syntax) holds node_modules. Exit 77 when node or the packages
-#   cannot be had (the reason is printed), 1 on a syntax error, 0 when every file parses.
+#   COMPILESCOPE_PYTHON: the interpreter (default: the venv's, $COMPILESCOPE_VENV or
+#   ~/.cache/compilescope/venv, as CMake finds it; else /usr/bin/python3).
+# Exit 0 when every file parses, 1 on a syntax error, 77 when the packages do not import (the reason
+# is printed); under COMPILESCOPE_REQUIRE_RUNTIMES=1 a missing package is 1, never a skip.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cache="${CACHE_DIR:-$root/build/julia-syntax}"
 paths=("$@")
 [ ${#paths[@]} -gt 0 ] || paths=("$root/collectors/julia")
-command -v node > /dev/null && command -v npm > /dev/null || { echo "skipped: node and npm are needed (apt-get install nodejs npm)"; exit 77; }
-if [ ! -d "$cache/node_modules/tree-sitter-julia" ] || [ ! -d "$cache/node_modules/tree-sitter" ]; then
-  mkdir -p "$cache"
-  (cd "$cache" && [ -f package.json ] || echo '{"name":"julia-syntax-check","private":true}' > package.json)
-  if ! (cd "$cache" && timeout 300 npm install --no-audit --no-fund --loglevel=error tree-sitter@0.21.1 tree-sitter-julia@0.23.1 > npm.log 2>&1); then
-    echo "skipped: could not install tree-sitter and tree-sitter-julia from the npm registry:"; tail -5 "$cache/npm.log"; exit 77
-  fi
+venv="${COMPILESCOPE_VENV:-$HOME/.cache/compilescope/venv}"
+python="${COMPILESCOPE_PYTHON:-}"
+if [ -z "$python" ]; then
+  if [ -x "$venv/bin/python" ]; then python="$venv/bin/python"; else python=/usr/bin/python3; fi
 fi
-exec node "$root/tests/julia/check_syntax.js" "$cache/node_modules" "${paths[@]}"
+if [ ! -x "$python" ]; then
+  where="the interpreter $python does not exist (packaging/install-deps.sh makes the venv)"
+  [ "${COMPILESCOPE_REQUIRE_RUNTIMES:-0}" != 0 ] && { echo "FAILED: $where, and COMPILESCOPE_REQUIRE_RUNTIMES=1 forbids skipping"; exit 1; }
+  echo "SKIPPED: $where"; exit 77
+fi
+exec "$python" "$root/tests/julia/check_syntax.py" "${paths[@]}"

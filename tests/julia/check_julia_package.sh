@@ -2,9 +2,11 @@
 # What CI can check of the Julia package without Julia: every .jl file parses with the real Julia
 # grammar, and every ccall matches the collector's header (check_ccalls.py). Both checks must also
 # fail on a deliberately broken copy, so a passing run means something.
-# Usage: check_julia_package.sh abi|syntax BUILD_DIR SOURCE_DIR
+# Usage: check_julia_package.sh abi|syntax BUILD_DIR SOURCE_DIR [PYTHON]
+#   PYTHON (syntax): the interpreter with tree_sitter and tree_sitter_julia (CMake's COMPILESCOPE_PYTHON).
 set -uo pipefail
 mode="$1"; build="$2"; src="$3"
+[ -n "${4:-}" ] && export COMPILESCOPE_PYTHON="$4"
 pkg="$src/collectors/julia/CompileScope.jl"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -22,12 +24,13 @@ echo "ccall check: the package passes, a wrong argument type and a wrong field f
 exit 0
 fi
 
-CACHE_DIR="$build/julia-syntax" "$src/scripts/julia_syntax_check.sh" "$pkg" "$src/tests/collector/test_julia_native.jl"
+out="$("$src/scripts/julia_syntax_check.sh" "$pkg" "$src/tests/collector/test_julia_native.jl")"
 rc=$?
+echo "$out"
 [ $rc -eq 77 ] && exit 77
-[ $rc -eq 0 ] || fail "the Julia package does not parse"
+[ $rc -eq 0 ] || fail "the Julia package does not parse, or the check could not run (above)"
 cp -r "$pkg" "$work/syntax"
 printf '\nfunction broken(x\n    x +\n' >> "$work/syntax/src/native.jl"
-out="$(CACHE_DIR="$build/julia-syntax" "$src/scripts/julia_syntax_check.sh" "$work/syntax")" && fail "a broken file parsed"
+out="$("$src/scripts/julia_syntax_check.sh" "$work/syntax")" && fail "a broken file parsed"
 grep -q "native.jl:[0-9]*:[0-9]*: " <<< "$out" || fail "no line named: $out"
 echo "syntax check: the package parses, a broken copy fails at $(grep -m1 -o 'native.jl:[0-9]*' <<< "$out")"
