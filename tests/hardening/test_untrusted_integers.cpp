@@ -196,3 +196,21 @@ TEST(UntrustedImports, PrintedTreesClaimingInt64MaxChildrenSaturate) {
     EXPECT_EQ(trees.status, 0) << trees.err;
     EXPECT_NE(trees.out.find("FooPkg.wrap"), std::string::npos) << trees.out;
 }
+
+// Issue 40, item 7: a probe report's block_dim of 2^63 was cast from double to int64 (UB; release
+// stored INT64_MIN). It is no launch configuration: the load is kept with its block_dim unknown.
+TEST(UntrustedImports, ProbeBlockDimPastInt64IsUnknownNotCast) {
+    cs::test::TempDir dir;
+    std::string in = dir.file("report.json"), out = dir.file("t.cstrace");
+    std::string json = cs::test::readFile(cs::test::sourceDir() + "/tests/data/warp/diagnosis/cache_not_reused_probe/report.json");
+    const std::string from = "\"block_dim\": 1,";
+    ASSERT_NE(json.find(from), std::string::npos);
+    json.replace(json.find(from), from.size(), "\"block_dim\": 9223372036854775808,");
+    cs::test::writeFile(in, json);
+    auto imp = runCli({"import", in, "-o", out});
+    ASSERT_EQ(imp.status, 0) << imp.err;
+    auto r = cs::trace::TraceReader::open(out);
+    EXPECT_EQ(scalar(*r, "SELECT count(*) FROM module_loads WHERE block_dim IS NULL"), 1);
+    EXPECT_EQ(scalar(*r, "SELECT count(*) FROM module_loads WHERE block_dim < 0"), 0);
+    readWithEveryVerb(dir, out);
+}

@@ -78,7 +78,9 @@ ImportSummary WarpProbeImporter::run(std::istream& in, ImportContext& ctx) const
             // block_dim is null in the probe when Warp did not print it (not verbose): leave it unknown
             // rather than guessing the 256 default, or identities would merge falsely.
             std::optional<std::int64_t> blockDim;
-            if (auto bd = number(e, "block_dim"); bd && *bd > 0 && *bd == std::floor(*bd)) blockDim = static_cast<std::int64_t>(*bd);
+            // A block_dim past int32 is no launch configuration (and past 2^63 its cast would be UB).
+            if (auto bd = number(e, "block_dim"); bd && *bd > 0 && *bd <= 2147483647.0 && *bd == std::floor(*bd))
+                blockDim = static_cast<std::int64_t>(*bd);
             std::string hash = text(e, "hash"), device = text(e, "device");
             std::int64_t dur = msToNs(*ms);
             w.addModuleLoad({.sessionId = ctx.sessionId, .trackId = track, .startNs = clock, .durNs = dur,
