@@ -2,6 +2,7 @@
 #include "command.h"
 
 #include "core/ingest/import_files.h"
+#include "core/util/utf8.h"
 
 namespace cs::cli {
 
@@ -40,7 +41,7 @@ int runImport(const std::vector<std::string>& args, CommandIo& io) {
         return Exit::Unreadable;
     }
     for (const auto& f : files) {
-        io.out << f.path << ": " << f.importerId << ", " << f.summary.records << " records";
+        io.out << util::printablePath(f.path) << ": " << f.importerId << ", " << f.summary.records << " records";
         if (f.summary.malformed) io.out << ", " << f.summary.malformed << " malformed (see 'compilescope info')";
         if (f.summary.unrecognised)
             io.out << ", " << f.summary.unrecognised << " lines not " << f.importerId << " (see 'compilescope info')";

@@ -14,10 +14,10 @@ namespace cs::ingest {
 
 std::string readHead(const std::string& path, size_t max) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw ImportError(path + ": no such file");
-    if (std::filesystem::is_directory(path, ec)) throw ImportError(path + ": is a directory");
+    if (!std::filesystem::exists(path, ec)) throw ImportError(util::printablePath(path) + ": no such file");
+    if (std::filesystem::is_directory(path, ec)) throw ImportError(util::printablePath(path) + ": is a directory");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw ImportError(path + ": cannot open for reading");
+    if (!in) throw ImportError(util::printablePath(path) + ": cannot open for reading");
     std::string head(max, '\0');
     in.read(head.data(), static_cast<std::streamsize>(max));
     head.resize(static_cast<size_t>(in.gcount()));
@@ -51,10 +51,10 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
             chosen.push_back(imp);
             continue;
         }
-        if (head.empty()) throw ImportError(path + ": empty file, nothing to import");
+        if (head.empty()) throw ImportError(util::printablePath(path) + ": empty file, nothing to import");
         const Importer* imp = registry.sniff(head, std::filesystem::path(path).filename().string());
         if (!imp)
-            throw ImportError(path + ": unknown format (first line: \"" + firstLineForMessage(head) +
+            throw ImportError(util::printablePath(path) + ": unknown format (first line: \"" + firstLineForMessage(head) +
                               "\"); known formats: " + registry.idList() + " (use --format to force one)");
         chosen.push_back(imp);
     }
@@ -84,7 +84,7 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
             if (request.joinSessions) joined = session;
         }
         std::ifstream in(path, std::ios::binary);
-        if (!in) throw ImportError(path + ": cannot open for reading");
+        if (!in) throw ImportError(util::printablePath(path) + ": cannot open for reading");
         ImportContext ctx{writer, session, std::filesystem::path(path).filename().string()};
         ctx.forced = !request.forcedFormat.empty();
         ctx.baseNs = joined ? joinedEnd : 0;

@@ -2,6 +2,8 @@
 // act on; `kind` lets callers (CLI exit codes, GUI dialogs, tests) tell the cases apart.
 #pragma once
 
+#include "core/util/utf8.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -26,7 +28,7 @@ enum class TraceErrorKind {
 class TraceError : public std::runtime_error {
 public:
     TraceError(TraceErrorKind kind, std::string path, const std::string& message)
-        : std::runtime_error(path.empty() ? message : path + ": " + message), m_kind(kind),
+        : std::runtime_error(path.empty() ? message : util::printablePath(path) + ": " + message), m_kind(kind),
           m_path(std::move(path)) {}
     TraceErrorKind kind() const { return m_kind; }
     const std::string& path() const { return m_path; }

@@ -27,4 +27,24 @@ std::string_view utf8Prefix(std::string_view s, size_t maxBytes) {
     return s.substr(0, i);
 }
 
+std::string printablePath(std::string_view path) {
+    std::string out;
+    out.reserve(path.size());
+    for (unsigned char c : path) {
+        if (c == '\\') out += "\\\\";
+        else if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\r') out += "\\r";
+        else if (c < 0x20 || c == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 }  // namespace cs::util

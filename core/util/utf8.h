@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace cs::util {
@@ -13,5 +14,10 @@ size_t utf8SequenceLength(std::string_view s, size_t i);
 // The first `maxBytes` bytes of `s`, shortened to end on a character boundary, so text output never
 // splits a UTF-8 character (a hash, a line quoted in a message). Invalid bytes count as one character.
 std::string_view utf8Prefix(std::string_view s, size_t maxBytes);
+
+// A file name as a message shows it: control characters (a newline in the name, an escape sequence)
+// written as \n, \t, \r or \xHH, and a backslash doubled, so one message stays one line and a name
+// cannot move the terminal's cursor. Everything else, UTF-8 included, is kept.
+std::string printablePath(std::string_view path);
 
 }  // namespace cs::util

@@ -51,3 +51,26 @@ TEST(Utf8Output, ModulesNeverCutsAHashInsideACharacter) {
     }
     EXPECT_NE(runCli({"modules", path}).out.find("\xC3\xA9\xC3\xA9\xC3\xA9"), std::string::npos);
 }
+
+// Issue 40: a file name with a newline (or an escape sequence) was printed raw, so one error became
+// two lines and a name could drive the terminal. Messages show it escaped; UTF-8 is kept.
+TEST(PrintablePath, EscapesControlCharactersOnly) {
+    using cs::util::printablePath;
+    EXPECT_EQ(printablePath("/tmp/a\nb.cstrace"), "/tmp/a\\nb.cstrace");
+    EXPECT_EQ(printablePath("x\ty\rz\x1b[2J\x7f"), "x\\ty\\rz\\x1b[2J\\x7f");
+    EXPECT_EQ(printablePath("caf\xC3\xA9/tr\\ace"), "caf\xC3\xA9/tr\\\\ace");
+}
+
+TEST(PrintablePath, ErrorsNamingAFileStayOnOneLine) {
+    cs::test::TempDir dir;
+    const std::string name = dir.file("a\nb.cstrace");
+    cs::test::writeFile(name, "");
+    for (std::vector<std::string> args : {std::vector<std::string>{"info", name}, {"import", name, "-o", dir.file("o.cstrace")},
+                                          {"info", dir.file("missing\n.cstrace")}}) {
+        auto r = runCli(args);
+        EXPECT_EQ(r.status, 2) << args[0];
+        const bool missing = args[1].find("missing") != std::string::npos;
+        EXPECT_NE(r.err.find(missing ? "missing\\n.cstrace" : "a\\nb.cstrace"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << args[0] << ": " << r.err;
+    }
+}
