@@ -84,6 +84,7 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
     if (fs::exists(m_path, ec)) {
         if (!m_options.overwrite)
             throw TraceError(TraceErrorKind::Write, m_path, "already exists; refusing to overwrite it");
+        OutputLock::refuseIfHeld(m_path);  // another writer's file is never deleted under it
         for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(m_path + suffix, ec);
     }
     const auto& tables = schemaTables();
@@ -97,6 +98,7 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
                              nullptr);
     m_db.reset(raw);
     if (rc != SQLITE_OK) fail(std::string("cannot create trace: ") + (raw ? sqlite3_errmsg(raw) : "out of memory"));
+    m_lock.acquire(m_path);  // before anything is written: a writer that raced us to the file keeps it
     // A reader that opens the file at the wrong moment (a live viewer attaching) must delay the
     // writer, not make it fail.
     sqlite3_busy_timeout(raw, 5000);
@@ -529,6 +531,7 @@ void TraceWriter::finalize() {
     } catch (const std::runtime_error& e) {
         throw TraceError(TraceErrorKind::Write, m_path, std::string("cannot finalize: ") + e.what());
     }
+    m_lock.release();
 }
 
 }  // namespace cs::trace

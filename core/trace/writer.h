@@ -15,6 +15,7 @@
 // was committed before it stays.
 #pragma once
 
+#include "core/trace/output_lock.h"
 #include "core/trace/records.h"
 
 #include <cstdint>
@@ -132,6 +133,7 @@ private:
 
     std::string m_path;
     WriterOptions m_options;
+    OutputLock m_lock;  // declared before m_db: released only after SQLite closed the file
     std::unique_ptr<sqlite3, void (*)(sqlite3*)> m_db;
     std::unique_ptr<BatchInserter> m_inserter;  // used by queued jobs only
     std::int64_t m_rowsInTransaction = 0;       // used by queued jobs only
