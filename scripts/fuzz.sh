@@ -2,7 +2,7 @@
 # Builds one libFuzzer target (clang, ASan + UBSan; the `fuzz` preset) and runs it for a given time.
 #   scripts/fuzz.sh TARGET SECONDS      e.g. scripts/fuzz.sh tef 600
 # TARGET: tef nvcc_time warp_log warp_probe julia_invalidations julia_trees julia_timing
-#         julia_collector torch_trace torch_recompiles jax_log ninja_log trace merge
+#         julia_collector torch_trace torch_recompiles jax_log ninja_log trace merge wire
 # It starts from the committed seeds (tests/fuzz/corpus/TARGET) and regressions
 # (tests/fuzz/regressions/TARGET), keeps what it finds in build/fuzz/corpus/TARGET, writes crashing
 # inputs to build/fuzz/crash-TARGET-*, and ends with one line for docs/reliability.md:
