@@ -108,11 +108,15 @@ public:
                            : op == CS_JIT_OP_CACHE_LOAD ? CompileOutcome::Cached
                            : op == CS_JIT_OP_CACHE_STORE ? CompileOutcome::Compiled : CompileOutcome::Unknown, 0});
         });
-        m_reader.query("SELECT sp.id, t.session_id, sp.start_ns, sp.category FROM spans sp JOIN tracks t ON t.id = sp.track_id "
+        // A compile span whose status arg says failed (torch.compile's fail_type) is an error row.
+        m_reader.query("SELECT sp.id, t.session_id, sp.start_ns, sp.category, EXISTS (SELECT 1 FROM span_args a JOIN strings k "
+                       "ON k.id = a.key_sid WHERE a.span_id = sp.id AND k.str = 'status' AND a.value = 'failed') "
+                       "FROM spans sp JOIN tracks t ON t.id = sp.track_id "
                        "WHERE sp.category IN (" + std::to_string(CS_CAT_COMPILE) + ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
                        [&](sqlite3_stmt* st) {
                            out.push_back({Spans, colInt(st, 0), colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
-                                          colInt(st, 3) == CS_CAT_COMPILE ? CompileOutcome::Compiled : CompileOutcome::Cached, 0});
+                                          colInt(st, 3) != CS_CAT_COMPILE ? CompileOutcome::Cached
+                                          : colInt(st, 4) ? CompileOutcome::Error : CompileOutcome::Compiled, 0});
                        });
         return out;
     }
@@ -319,6 +323,28 @@ private:
         e.costNs = e.durNs;
     }
 
+    // torch.compile's compile spans (torch_trace_builder.h): the compile id tells two compiles of one
+    // function apart; why says it failed (fail_type), restarted (graph break) or recompiled (the first
+    // guard failure), as tlparse's index and its failures page do.
+    void torchWhy(CompileEntry& e) {
+        std::map<std::string, std::string> a;  // the args it reads, wherever they are among the metrics
+        m_reader.query("SELECT k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = " +
+                           std::to_string(e.rowId) + " AND k.str IN ('compile_id', 'status', 'fail_type', 'fail_reason', "
+                           "'graph_break', 'guard failure 1', 'restart_reasons')",
+                       [&](sqlite3_stmt* st) { a.emplace(trace::colText(st, 0), trace::colText(st, 1)); });
+        auto first = [](const std::string& s) { return s.substr(0, s.find('\n')); };
+        if (auto id = a.find("compile_id"); id != a.end()) e.identity = "compile " + id->second;
+        const std::string status = a.count("status") ? a["status"] : "";
+        if (status == "failed")
+            e.why = "failed: " + a["fail_type"] + (a["fail_reason"].empty() ? "" : ": " + first(a["fail_reason"]));
+        else if (status == "restarted")
+            e.why = "restarted" + (a["graph_break"].empty() ? std::string() : ": " + first(a["graph_break"]));
+        else if (!a["guard failure 1"].empty())
+            e.why = "recompiled: " + first(a["guard failure 1"]);
+        else if (!a["restart_reasons"].empty())
+            e.why = "compiled after a restart: " + first(a["restart_reasons"]);
+    }
+
     void spanDetails(CompileEntry& e) {
         std::int64_t track = 0, start = 0;
         int category = 0;
@@ -339,6 +365,7 @@ private:
                        [&](sqlite3_stmt* st) { e.options.push_back({m_reader.str(colInt(st, 0)), trace::colText(st, 1)}); });
         bool untimed = false;  // a --trace-compile statement printed without --trace-compile-timing
         for (const auto& [name, value] : e.options) untimed |= name == "untimed" && value == "1";
+        torchWhy(e);
         if (untimed) e.why += " (Julia printed no time for it: time not recorded)";
         else if (!e.durNs) e.why += " (it never ended: time not recorded)";
         // Nested work on the same track (inference, codegen, phases): the compile's phase durations.

@@ -22,6 +22,10 @@ Each record is turned into the same rows the TORCH_TRACE importer makes of the p
                                         replay names the component that moved between two misses
   *_bypass                              a zero-length span with jit_event=cache_bypass and the reason
 A compile still open when the process exits is written with status incomplete, never failed.
+Real torch 2.15 (tests/collector/test_torch_real.py): an attempt "0/0" ended by a graph break's
+restart ("0/0_1" begins) is written with status restarted; `recompile_reasons` become "guard failure N"
+args, `dynamo_graph_break_reason` a graph_break arg; a compile that failed on the recompile limit is
+tagged jit_event=recompile_limit and named after its frame's earlier compiles.
 
     import compilescope.torch
     compilescope.torch.install()   # or: compilescope record --torch -- python train.py
@@ -29,6 +33,7 @@ A compile still open when the process exits is written with status incomplete, n
 import atexit
 import json
 import logging
+import re
 import threading
 
 import compilescope as _cs
@@ -58,6 +63,41 @@ def _compile_id(md):
     if _integer(ca) is not None:
         text = "!%d/%s" % (ca, text)
     return text, frame
+
+
+def _previous_attempt(cid):
+    """"0/1_2" -> "0/1_1", "0/1_1" -> "0/1"; "" for a first attempt."""
+    slash, us = cid.rfind("/"), cid.rfind("_")
+    if slash < 0 or us < slash or not cid[us + 1:].isdigit() or int(cid[us + 1:]) < 1:
+        return ""
+    n = int(cid[us + 1:])
+    return cid[:us] if n == 1 else "%s_%d" % (cid[:us], n - 1)
+
+
+def _frame_of(cid):
+    return cid[:cid.rfind("/")] if "/" in cid else ""
+
+
+def _after(s, key, stops):
+    at = s.find(key)
+    if at < 0:
+        return ""
+    at += len(key)
+    end = min([i for i in (s.find(c, at) for c in stops) if i >= 0] or [len(s)])
+    return s[at:end]
+
+
+def _reasons(payload):
+    """The recompile_reasons payload: a JSON list, or one reason as its text."""
+    try:
+        v = json.loads(payload)
+        if isinstance(v, list):
+            return [i for i in v if isinstance(i, str)]
+        if isinstance(v, str):
+            return [v]
+    except ValueError:
+        pass
+    return [payload] if payload else []
 
 
 def _text(v):
@@ -127,11 +167,13 @@ def _component(text):
 
 
 class _Compile:
-    __slots__ = ("id", "start", "end", "name", "stack", "failed", "metrics")
+    __slots__ = ("id", "start", "end", "name", "stack", "failed", "restarted", "metrics", "guard_failures",
+                 "graph_break", "fail_reason")
 
     def __init__(self, cid, start):
         self.id, self.start, self.end = cid, start, None
-        self.name, self.stack, self.failed, self.metrics = "torch compile", "", False, []
+        self.name, self.stack, self.failed, self.restarted, self.metrics = "torch compile", "", False, False, []
+        self.guard_failures, self.graph_break, self.fail_reason = [], "", ""
 
 
 class _TraceHandler(logging.Handler):
@@ -143,6 +185,7 @@ class _TraceHandler(logging.Handler):
         self._track = _cs.track("torch compile")
         self._strings = {}    # interned file names: id -> name
         self._compiles = {}   # open compiles by id
+        self._frame_names = {}  # "0" -> co_name of that frame's compiles
         self._open = {}       # (compile id, phase name) -> [start ns]
         self._chromium_offset = None  # collector clock - chromium clock (ns), from the first event
         self.records = 0
@@ -175,7 +218,11 @@ class _TraceHandler(logging.Handler):
             name = md["artifact"].get("name")
             kind = next((k for k in _CACHE_KINDS if isinstance(name, str) and name.startswith(k[0])), None)
             state = name[len(kind[0]):] if kind else None
-            if state in ("hit", "miss", "bypass"):
+            if name == "recompile_reasons" and isinstance(payload, str):
+                self._compile(cid or "?", ts).guard_failures = _reasons(payload)
+            elif name == "dynamo_graph_break_reason" and isinstance(payload, str):
+                self._compile(cid or "?", ts).graph_break = payload.split("\n\n", 1)[0]
+            elif state in ("hit", "miss", "bypass"):
                 art = self._json(payload)
                 if isinstance(art, dict):
                     self._cache(cid, frame, ts, kind[1], state, art)
@@ -190,7 +237,12 @@ class _TraceHandler(logging.Handler):
     def _compile(self, cid, ts):
         c = self._compiles.get(cid)
         if c is None:
+            prev = self._compiles.pop(_previous_attempt(cid), None)
+            if prev is not None:  # a new attempt: dynamo restarted the analysis of the one before
+                prev.restarted, prev.end = True, max(ts, prev.start)
+                self._write_compile(prev, ts)
             c = self._compiles[cid] = _Compile(cid, ts)
+            c.name = self._frame_names.get(_frame_of(cid), c.name)
         return c
 
     def _dynamo_start(self, cid, ts, start):
@@ -211,17 +263,24 @@ class _TraceHandler(logging.Handler):
             line = frame.get("line")
             lines.append("%s:%s in %s" % (f, "?" if line is None else _text(line), _text(frame.get("name", "?")) or "?"))
         c.stack = "\n".join(lines)
+        last = stack[-1] if stack and isinstance(stack[-1], dict) else {}
+        if c.name == "torch compile" and isinstance(last.get("name"), str) and last["name"]:
+            c.name = last["name"]
 
     def _metrics(self, cid, ts, metrics):
         c = self._compile(cid or "?", ts)
         for k, v in metrics.items():
-            if k == "dynamo_config" or v is None or isinstance(v, dict) or (isinstance(v, list) and not v):
+            if k in ("compile_id", "dynamo_config") or v is None or isinstance(v, dict) or (isinstance(v, list) and not v):
                 continue
+            if len(k) > 7 and k.endswith("_config") and (not isinstance(v, str) or v.startswith("{")):
+                continue  # kilobytes of defaults, as JSON text
             c.metrics.append((k, v))
             if k == "co_name" and isinstance(v, str):
-                c.name = v
+                c.name = self._frame_names[_frame_of(c.id)] = v
             if k == "fail_type":
                 c.failed = True
+            if k == "fail_reason" and isinstance(v, str):
+                c.fail_reason = v
         c.end = ts
         self._write_compile(c, ts)
         del self._compiles[c.id]
@@ -284,11 +343,24 @@ class _TraceHandler(logging.Handler):
         end = c.end if c.end is not None else max(last, c.start)
         _cs.span_complete(_cs.CAT_COMPILE, c.name, c.start, max(end - c.start, 0), self._track)
         _cs.span_arg("compile_id", c.id)
-        _cs.span_arg("status", "incomplete" if c.end is None else "failed" if c.failed else "ok")
+        _cs.span_arg("status", "incomplete" if c.end is None else "restarted" if c.restarted else
+                     "failed" if c.failed else "ok")
         if c.end is None:
             _cs.span_arg("jit_event", "compile_incomplete")
         if c.stack:
             _cs.span_arg("stack", c.stack)
+        for i, reason in enumerate(c.guard_failures):
+            _cs.span_arg("guard failure %d" % (i + 1), reason)
+        if c.graph_break:
+            _cs.span_arg("graph_break", c.graph_break)
+        limit = _after(c.fail_reason, "Limit type: ", " \n")
+        if limit:
+            _cs.span_arg("jit_event", "recompile_limit")
+            _cs.span_arg("limit", limit)
+            m = re.match(r"\d+", _after(c.fail_reason, "(currently set to ", ")"))
+            _cs.span_arg("limit_value", int(m.group(0)) if m else 0)
+            _cs.span_arg("function", c.name)
+            _cs.span_arg("last_reason", c.guard_failures[0] if c.guard_failures else "")
         for k, v in c.metrics:
             # Integers stay integers; other numbers and lists are text, as the importer stores them.
             _cs.span_arg(k, v if _integer(v) is not None and not isinstance(v, float) else _text(v))

@@ -3,6 +3,7 @@
 #include "core/util/saturating.h"
 #include "core/util/utf8.h"
 
+#include <charconv>
 #include <cmath>
 
 namespace cs::ingest::torch {
@@ -58,6 +59,34 @@ std::string text(const util::JsonValue& v) {
     }
     return {};
 }
+
+// "0/1_2" -> "0/1_1", "0/1_1" -> "0/1", "!3/0/1_1" -> "!3/0/1"; "" for a first attempt.
+std::string previousAttempt(const std::string& id) {
+    auto slash = id.rfind('/');
+    auto us = id.rfind('_');
+    if (slash == std::string::npos || us == std::string::npos || us < slash) return {};
+    long long n = 0;
+    for (char ch : id.substr(us + 1)) {
+        if (ch < '0' || ch > '9' || n > 1000000) return {};
+        n = n * 10 + (ch - '0');
+    }
+    if (n < 1 || us + 1 == id.size()) return {};
+    return n == 1 ? id.substr(0, us) : id.substr(0, us + 1) + std::to_string(n - 1);
+}
+
+// The frame part of a compile id: "0/1_1" -> "0", "!3/0/1" -> "!3/0".
+std::string frameOf(const std::string& id) {
+    auto slash = id.rfind('/');
+    return slash == std::string::npos ? std::string() : id.substr(0, slash);
+}
+
+// "Limit type: recompile_limit" and "(currently set to 2)" in the fail_reason of a limit hit.
+std::string after(const std::string& s, const std::string& key, const std::string& stops) {
+    auto at = s.find(key);
+    if (at == std::string::npos) return {};
+    at += key.size();
+    return s.substr(at, s.find_first_of(stops, at) - at);
+}
 }  // namespace
 
 TraceBuilder::TraceBuilder(ImportContext& ctx) : m_ctx(ctx) {
@@ -70,9 +99,17 @@ void TraceBuilder::internString(std::int64_t id, std::string s) { m_strings[id] 
 TraceBuilder::Compile& TraceBuilder::compile(const std::string& id, std::int64_t tsNs) {
     auto it = m_compiles.find(id);
     if (it == m_compiles.end()) {
+        // A new attempt of a compile ends the one before it: dynamo restarted the analysis.
+        if (auto prev = m_compiles.find(previousAttempt(id)); prev != m_compiles.end()) {
+            prev->second.restarted = true;
+            prev->second.endNs = std::max(tsNs, prev->second.startNs);
+            writeCompile(prev->second, tsNs);
+            m_compiles.erase(prev);
+        }
         it = m_compiles.emplace(id, Compile{}).first;
         it->second.id = id;
         it->second.startNs = tsNs;
+        if (auto n = m_frameNames.find(frameOf(id)); n != m_frameNames.end()) it->second.name = n->second;
     }
     return it->second;
 }
@@ -96,20 +133,53 @@ void TraceBuilder::dynamoStart(const std::string& id, std::int64_t tsNs, const u
         }
         c.stack += (c.stack.empty() ? "" : "\n") + f + ":" + (line ? text(*line) : "?") + " in " + (name ? text(*name) : "?");
     }
+    // Until compilation_metrics names the code (a restarted attempt never gets it): the innermost frame.
+    if (c.name == "torch compile" && !stack->items.empty())
+        if (const auto* name = stack->items.back().get("name"); name && name->isString() && !name->str.empty()) c.name = name->str;
 }
 
 void TraceBuilder::compilationMetrics(const std::string& id, std::int64_t tsNs, const util::JsonValue& metrics) {
     auto& c = compile(id.empty() ? "?" : id, tsNs);
     for (const auto& [k, v] : metrics.members) {
-        if (k == "dynamo_config" || v.isNull() || v.isObject()) continue;  // the config is kilobytes of defaults
+        // The configs are kilobytes of defaults (dynamo_config, and inductor_ / functorch_ / compiler_config
+        // as JSON text since 2.6); compile_id is the envelope's without the attempt: ours is written.
+        if (k == "compile_id" || k == "dynamo_config" || v.isNull() || v.isObject()) continue;
+        if (k.size() > 7 && k.compare(k.size() - 7, 7, "_config") == 0 && (!v.isString() || v.str.rfind('{', 0) == 0)) continue;
         if (v.isArray() && v.items.empty()) continue;
         c.metrics.emplace_back(k, v);
-        if (k == "co_name" && v.isString()) c.name = v.str;
+        if (k == "co_name" && v.isString()) c.name = m_frameNames[frameOf(c.id)] = v.str;
         if (k == "fail_type") c.failed = true;
+        if (k == "fail_reason" && v.isString()) c.failReason = v.str;
     }
     c.endNs = tsNs;
     writeCompile(c, tsNs);
     m_compiles.erase(c.id);
+}
+
+void TraceBuilder::recompileReasons(const std::string& id, std::int64_t tsNs, const std::string& payload) {
+    auto& c = compile(id.empty() ? "?" : id, tsNs);
+    c.guardFailures.clear();
+    try {
+        auto v = util::parseJson(payload);
+        if (v.isArray()) {
+            for (const auto& i : v.items)
+                if (i.isString()) c.guardFailures.push_back(i.str);
+            return;
+        }
+        if (v.isString()) {
+            c.guardFailures.push_back(v.str);
+            return;
+        }
+    } catch (const std::exception&) {
+        // One reason is written as its text, although the artifact says json.
+    }
+    if (!payload.empty()) c.guardFailures.push_back(payload);
+}
+
+void TraceBuilder::graphBreakReason(const std::string& id, std::int64_t tsNs, const std::string& payload) {
+    auto& c = compile(id.empty() ? "?" : id, tsNs);
+    // "Graph break in user code at f.py:5\nGraph Break Reason: ...\n\n<hints, traceback>": the first paragraph.
+    c.graphBreak = payload.substr(0, payload.find("\n\n"));
 }
 
 std::int64_t TraceBuilder::chromiumNs(double tsUs, std::int64_t glogNs) {
@@ -185,9 +255,22 @@ void TraceBuilder::writeCompile(const Compile& c, std::int64_t lastNs) {
     auto span = w.addSpan({.trackId = m_track, .startNs = c.startNs, .durNs = std::max<std::int64_t>(util::satSub(end, c.startNs), 0), .category = CS_CAT_COMPILE,
                            .name = w.intern(c.name)});
     w.addSpanArg(span, w.intern("compile_id"), std::string_view(c.id));
-    w.addSpanArg(span, w.intern("status"), std::string_view(incomplete ? "incomplete" : c.failed ? "failed" : "ok"));
+    w.addSpanArg(span, w.intern("status"), std::string_view(incomplete ? "incomplete" : c.restarted ? "restarted" : c.failed ? "failed" : "ok"));
     if (incomplete) w.addSpanArg(span, w.intern("jit_event"), std::string_view("compile_incomplete"));
     if (!c.stack.empty()) w.addSpanArg(span, w.intern("stack"), std::string_view(c.stack));
+    for (size_t i = 0; i < c.guardFailures.size(); ++i)
+        w.addSpanArg(span, w.intern("guard failure " + std::to_string(i + 1)), std::string_view(c.guardFailures[i]));
+    if (!c.graphBreak.empty()) w.addSpanArg(span, w.intern("graph_break"), std::string_view(c.graphBreak));
+    if (auto limit = after(c.failReason, "Limit type: ", " \n"); !limit.empty()) {
+        w.addSpanArg(span, w.intern("jit_event"), std::string_view("recompile_limit"));
+        w.addSpanArg(span, w.intern("limit"), std::string_view(limit));
+        std::int64_t value = 0;
+        auto digits = after(c.failReason, "(currently set to ", ")");
+        std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        w.addSpanArg(span, w.intern("limit_value"), value);
+        w.addSpanArg(span, w.intern("function"), std::string_view(c.name));
+        w.addSpanArg(span, w.intern("last_reason"), std::string_view(c.guardFailures.empty() ? "" : c.guardFailures.front()));
+    }
     for (const auto& [k, v] : c.metrics) {
         if (auto i = jsonInteger(&v); i && v.str.find_first_of(".eE") == std::string::npos)
             w.addSpanArg(span, w.intern(k), *i);

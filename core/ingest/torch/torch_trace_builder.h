@@ -5,6 +5,17 @@
 // chromium "B"), grows with others (chromium phase pairs, cache artifacts) and is closed by
 // compilation_metrics, which may never come (a log cut mid-compile). The builder keeps that state and
 // writes each compile once, at its end or at the end of the file.
+//
+// Why restarts, reasons and limits here (what real torch 2.15 writes, tests/collector/test_torch_real.py):
+// a graph break restarts analysis as attempt "0/0_1", and attempt "0/0" then never gets metrics: it is
+// closed as `restarted` when the next attempt begins, not left `incomplete`. A recompile's
+// `recompile_reasons` artifact (a JSON list, or one reason as plain text) becomes one "guard failure N"
+// arg per reason, as tlparse lists them; a graph break's `dynamo_graph_break_reason` its first
+// paragraph. A compile that failed with "Dynamo recompile limit exceeded" carries no co_name: it takes
+// its frame's name from that frame's earlier compiles and is tagged jit_event=recompile_limit (limit,
+// limit_value, function, last_reason), which the engine turns into the same finding as the
+// TORCH_LOGS=recompiles warning. The live collector (collectors/python/compilescope/torch.py) does the
+// same, so both traces of one run compare equal.
 #pragma once
 
 #include "core/formats/log_prefix.h"
@@ -29,6 +40,9 @@ public:
     void compilationMetrics(const std::string& id, std::int64_t tsNs, const util::JsonValue& metrics);
     void chromiumEvent(const std::string& id, std::int64_t tsNs, const util::JsonValue& event);
     void cacheArtifact(const std::string& id, std::int64_t frame, std::int64_t tsNs, const CacheArtifact& a);
+    // The `recompile_reasons` artifact's payload (JSON list or text) and `dynamo_graph_break_reason`'s.
+    void recompileReasons(const std::string& id, std::int64_t tsNs, const std::string& payload);
+    void graphBreakReason(const std::string& id, std::int64_t tsNs, const std::string& payload);
     // Closes what the log left open; returns the records written.
     std::int64_t finish(std::int64_t lastNs);
     std::int64_t records() const { return m_records; }
@@ -44,8 +58,10 @@ private:
         std::optional<std::int64_t> endNs{};
         std::string name = "torch compile";
         std::string stack;  // "file:line in name" per frame, outermost first
-        bool failed = false;
+        bool failed = false, restarted = false;
         std::vector<std::pair<std::string, util::JsonValue>> metrics;
+        std::vector<std::string> guardFailures;  // "0/0: tensor 'x' size mismatch ..." in torch's order
+        std::string graphBreak, failReason;
     };
     Compile& compile(const std::string& id, std::int64_t tsNs);
     void writeCompile(const Compile& c, std::int64_t lastNs);
@@ -55,6 +71,7 @@ private:
     std::int64_t m_track = 0;
     std::map<std::int64_t, std::string> m_strings;  // `str` interning: id -> file name
     std::map<std::string, Compile> m_compiles;      // open compiles by id
+    std::map<std::string, std::string> m_frameNames;  // "0" (or "!1/0") -> co_name of its compiles
     std::map<std::string, std::vector<Phase>> m_open;  // chromium B without E, by compile id + name
     std::optional<std::int64_t> m_chromiumOffsetNs{};  // glog clock - chromium clock, from the first event
     std::int64_t m_records = 0;

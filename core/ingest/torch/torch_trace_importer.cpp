@@ -91,6 +91,9 @@ ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) cons
             if (payloadJson(ev)) builder.chromiumEvent(r.compileId, r.tsNs, ev);
         } else if (const auto* a = env.get("artifact"); a && a->isObject()) {
             const auto* name = a->get("name");
+            if (name && name->isString() && name->str == "recompile_reasons") return builder.recompileReasons(r.compileId, r.tsNs, r.payload);
+            if (name && name->isString() && name->str == "dynamo_graph_break_reason")
+                return builder.graphBreakReason(r.compileId, r.tsNs, r.payload);
             if (!name || !name->isString() || !torch::isCacheArtifact(name->str)) return;
             util::JsonValue payload;
             if (!payloadJson(payload)) return;
