@@ -15,10 +15,11 @@ torch's wording moves both sides; only what torch must do in each scenario is pi
               the dynamic 0/1 (two compiles, not three); the FX graph cache misses of the trace are
               our lookups, and explain names example_inputs moving
   intspec     eager, automatic_dynamic_shapes=False, k = 2, 3, 4, 5: a compile per value, each
-              recompile's guard failure names `k == <previous value>`
+              recompile's guard failure names `k == <previous value>`, and jit.int_specialisation_churn
+              names k (2, 3, 4) from the "torch dynamo" lookups the reasons key
   limit       eager, recompile_limit = 2, automatic_dynamic_shapes=False, sizes 3, 4, 5, 6: 0/2 fails
               with the limit, size 6 compiles nothing; the finding jit.recompile_limit_hit names 2 and
-              `step`
+              `step`; explain names "size of x at index 0: 3 -> 4" (the guard lookups)
   graph_break eager, print() inside: 0/0 restarted (graph_break arg), 0/0_1 ok with the restart reason,
               1/0 the resume function
   fullgraph   eager, fullgraph=True with print(): 0/0 failed (Unsupported), the call raised
@@ -282,15 +283,21 @@ def main():
         explained = run([binary, "explain", imported], env).stdout
         assert "example_inputs[0]" in explained and "float32[3]" in explained, explained
 
-        ours, _, _, _, _ = scenario(binary, tlparse, env, tmp, "intspec")
+        ours, _, _, findings, _ = scenario(binary, tlparse, env, tmp, "intspec")
         assert sorted(ours) == ["0/0", "0/1", "0/2", "0/3"], ours
         for n, k in ((1, 2), (2, 3), (3, 4)):
             first = guard_failures(ours["0/%d" % n])[0]
             assert re.match(r"0/%d: k == %d\b" % (n - 1, k), first), first
+        # The guards are the key of an eager compile: one "torch dynamo" lookup per compile, k = 2, 3, 4
+        # on the entries the reasons name (0/3's own value no later reason states).
+        churn = kinds(findings).get("jit.int_specialisation_churn")
+        assert churn and "a compile per value of k (2, 3, 4)" in churn["title"], findings
 
         ours, _, _, findings, _ = scenario(binary, tlparse, env, tmp, "limit")
         assert sorted(ours) == ["0/0", "0/1", "0/2"], ours   # size 6 ran eagerly: no compile
         assert ours["0/2"]["status"] == "failed" and ours["0/2"]["limit_value"] == 2, ours["0/2"]
+        explained = run([binary, "explain", os.path.join(tmp, "limit_live.cstrace")], env).stdout
+        assert "size of x at index 0: 3 -> 4" in explained, explained
         hit = kinds(findings).get("jit.recompile_limit_hit")
         assert hit and "recompile_limit (2)" in hit["title"] and "'step'" in hit["title"], findings
 

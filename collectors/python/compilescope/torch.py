@@ -100,6 +100,58 @@ def _reasons(payload):
     return [payload] if payload else []
 
 
+_BLANKS = " \t\r\n"
+
+
+def _expected_actual(rest):
+    e = rest.find("expected ")
+    if e < 0:
+        return "", ""
+    tail = rest[e + 9:]
+    comma = tail.find(", actual ")
+    if comma < 0:
+        return tail.rstrip(_BLANKS), ""
+    a = tail[comma + 9:]
+    stop = a.find(". ")
+    a = (a if stop < 0 else a[:stop]).rstrip(_BLANKS)
+    return tail[:comma], a[:-1] if a.endswith(".") else a
+
+
+def _guard_failure(raw):
+    """One recompile reason -> (entry or None, subject, expected, actual, role), as the C++ importers
+    read it (core/formats/torch_recompile_lines.cpp parseGuardFailure)."""
+    t, entry = raw.strip(_BLANKS), None
+    colon = t.find(": ")
+    if 2 < colon < 24 and t[:1].isdigit():
+        if "/" in t[:colon] and all(c.isdigit() or c in "/_" for c in t[:colon]):
+            entry, t = t[:colon], t[colon + 2:]
+    elif len(t) > 2 and t[:1].isdigit() and t.endswith(":") and "/" in t and " " not in t:
+        entry, t = t[:-1], ""
+    hash_ = t.find("  # ")
+    if hash_ >= 0:
+        t = t[:hash_]
+    t = t.rstrip(_BLANKS)
+    subject, expected, actual, role = t, "", "", _cs.ROLE_OTHER
+    if t.startswith("tensor '"):
+        mm = t.find(" mismatch")
+        name_end = t.rfind("' ", 0, mm + 2) if mm >= 0 else -1
+        if name_end > 8:
+            what, after = t[name_end + 2:mm], t[mm + 9:]
+            index = after[10:].split(".", 1)[0] if after.startswith(" at index ") else ""
+            subject = what + " of " + t[8:name_end] + (" at index " + index if index else "")
+            role = _cs.ROLE_SHAPE if what in ("size", "stride") else _cs.ROLE_TYPE if what == "dtype" else _cs.ROLE_OTHER
+            expected, actual = _expected_actual(after)
+        return entry, subject, expected, actual, role
+    eq = t.find(" == ")
+    if eq >= 0 and t.find(" == ", eq + 4) < 0:
+        rhs = t[eq + 4:]
+        lhs = rhs.find(", with LHS value: ")
+        if lhs >= 0:
+            actual, rhs = rhs[lhs + 18:].strip(_BLANKS), rhs[:lhs]
+        subject, expected = t[:eq].strip(_BLANKS), rhs.strip(_BLANKS)
+    return entry, subject, expected, actual, role
+
+
 def _text(v):
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -168,12 +220,12 @@ def _component(text):
 
 class _Compile:
     __slots__ = ("id", "start", "end", "name", "stack", "failed", "restarted", "metrics", "guard_failures",
-                 "graph_break", "fail_reason")
+                 "graph_break", "fail_reason", "program")
 
     def __init__(self, cid, start):
         self.id, self.start, self.end = cid, start, None
         self.name, self.stack, self.failed, self.restarted, self.metrics = "torch compile", "", False, False, []
-        self.guard_failures, self.graph_break, self.fail_reason = [], "", ""
+        self.guard_failures, self.graph_break, self.fail_reason, self.program = [], "", "", ""
 
 
 class _TraceHandler(logging.Handler):
@@ -186,6 +238,7 @@ class _TraceHandler(logging.Handler):
         self._strings = {}    # interned file names: id -> name
         self._compiles = {}   # open compiles by id
         self._frame_names = {}  # "0" -> co_name of that frame's compiles
+        self._guard_frames = {}  # frame -> [program, [(compile id, start)], {id: {subject: value}}, [(subject, role)]]
         self._open = {}       # (compile id, phase name) -> [start ns]
         self._chromium_offset = None  # collector clock - chromium clock (ns), from the first event
         self.records = 0
@@ -281,6 +334,9 @@ class _TraceHandler(logging.Handler):
                 c.failed = True
             if k == "fail_reason" and isinstance(v, str):
                 c.fail_reason = v
+        f, line = metrics.get("co_filename"), metrics.get("co_firstlineno")
+        if isinstance(f, str) and c.name != "torch compile" and _integer(line) is not None:
+            c.program = "%s (%s:%s)" % (c.name, f, line)
         c.end = ts
         self._write_compile(c, ts)
         del self._compiles[c.id]
@@ -339,7 +395,42 @@ class _TraceHandler(logging.Handler):
                          compile_ns=taken if state == "miss" else None, ts_ns=ts, track_id=self._track)
         self.records += 1
 
+    def _note_guards(self, c):
+        """A compile that produced an entry, keyed by its guards (torch_trace_builder.h)."""
+        if c.end is None or c.restarted or c.failed:
+            return
+        us = c.id.rfind("_")
+        handle = c.id[:us] if us > c.id.rfind("/") else c.id
+        f = self._guard_frames.setdefault(_frame_of(handle), [c.program or c.name, [], {}, []])
+        f[1].append((handle, c.start))
+        for reason in c.guard_failures:
+            entry, subject, expected, actual, role = _guard_failure(reason)
+            if entry is None:
+                continue
+            if subject not in [s for s, _ in f[3]]:
+                f[3].append((subject, role))
+            stated = bool(expected or actual)
+            if expected or not stated:
+                f[2].setdefault(entry, {}).setdefault(subject, expected if stated else "held")
+            if actual or not stated:
+                f[2].setdefault(handle, {})[subject] = actual if stated else "failed"
+
+    def _write_guard_lookups(self):
+        for program, entries, values, subjects in self._guard_frames.values():
+            if not subjects:
+                continue
+            for handle, ts in entries:
+                comps = []
+                for subject, role in subjects:
+                    v = values.get(handle, {}).get(subject, "(not logged at %s)" % handle)
+                    comps.append((subject, role, v, v))
+                _cs.cache_lookup("torch dynamo", program, _cs.VERDICT_MISS, key=comps, handle=handle, ts_ns=ts,
+                                 track_id=self._track)
+                self.records += 1
+        self._guard_frames.clear()
+
     def _write_compile(self, c, last):
+        self._note_guards(c)
         end = c.end if c.end is not None else max(last, c.start)
         _cs.span_complete(_cs.CAT_COMPILE, c.name, c.start, max(end - c.start, 0), self._track)
         _cs.span_arg("compile_id", c.id)
@@ -382,6 +473,7 @@ class _TraceHandler(logging.Handler):
                         _cs.span_arg("compile_id", cid)
                     _cs.span_arg("status", "incomplete")
             self._open.clear()
+            self._write_guard_lookups()
 
 
 def install(trace_logger=None):

@@ -1,8 +1,10 @@
 #include "core/ingest/torch/torch_trace_builder.h"
 
+#include "core/formats/torch_recompile_lines.h"
 #include "core/util/saturating.h"
 #include "core/util/utf8.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -151,6 +153,9 @@ void TraceBuilder::compilationMetrics(const std::string& id, std::int64_t tsNs, 
         if (k == "fail_type") c.failed = true;
         if (k == "fail_reason" && v.isString()) c.failReason = v.str;
     }
+    if (const auto* file = metrics.get("co_filename"); file && file->isString() && c.name != "torch compile")
+        if (const auto* line = metrics.get("co_firstlineno"); line && line->isNumber())
+            c.program = c.name + " (" + file->str + ":" + line->str + ")";
     c.endNs = tsNs;
     writeCompile(c, tsNs);
     m_compiles.erase(c.id);
@@ -248,7 +253,30 @@ void TraceBuilder::cacheArtifact(const std::string& id, std::int64_t frame, std:
                            .digest = w.intern(c.hash), .value = w.intern(shortValue(c))});
 }
 
+void TraceBuilder::noteGuards(const Compile& c) {
+    if (!c.endNs || c.restarted || c.failed) return;  // only compiles that produced a cache entry
+    auto us = c.id.rfind('_');
+    const std::string handle = us != std::string::npos && us > c.id.rfind('/') ? c.id.substr(0, us) : c.id;
+    const std::string frame = frameOf(handle);
+    auto [it, fresh] = m_guardFrames.try_emplace(frame);
+    if (fresh) m_guardOrder.push_back(frame);
+    auto& f = it->second;
+    if (f.program.empty()) f.program = c.program.empty() ? c.name : c.program;
+    f.entries.emplace_back(handle, c.startNs);
+    for (const auto& reason : c.guardFailures) {
+        auto g = parseGuardFailure(reason);
+        if (!g.entry) continue;
+        if (std::find_if(f.subjects.begin(), f.subjects.end(), [&](const auto& s) { return s.first == g.subject; }) == f.subjects.end())
+            f.subjects.emplace_back(g.subject, g.role);
+        // A guard that states no values held on the entry and fails now (as torch_recompiles_importer.cpp).
+        const bool stated = !g.expected.empty() || !g.actual.empty();
+        if (!g.expected.empty() || !stated) f.values[*g.entry].emplace(g.subject, stated ? g.expected : "held");
+        if (!g.actual.empty() || !stated) f.values[handle][g.subject] = stated ? g.actual : "failed";
+    }
+}
+
 void TraceBuilder::writeCompile(const Compile& c, std::int64_t lastNs) {
+    noteGuards(c);
     auto& w = m_ctx.writer;
     const bool incomplete = !c.endNs;
     const std::int64_t end = c.endNs.value_or(std::max(lastNs, c.startNs));
@@ -297,6 +325,28 @@ std::int64_t TraceBuilder::finish(std::int64_t lastNs) {
         }
     }
     m_open.clear();
+    const auto cache = w.intern("torch dynamo");
+    for (const auto& frame : m_guardOrder) {
+        const auto& f = m_guardFrames[frame];
+        if (f.subjects.empty()) continue;  // never recompiled: nothing to key
+        const auto program = w.intern(f.program);
+        for (const auto& [handle, ts] : f.entries) {
+            auto lookup = w.addCacheLookup({.sessionId = m_ctx.sessionId, .trackId = m_track, .tsNs = ts, .cache = cache,
+                                            .program = program, .handle = w.intern(handle), .verdict = CS_VERDICT_MISS});
+            ++m_records;
+            std::int64_t ordinal = 0;
+            const auto values = f.values.find(handle);
+            for (const auto& [subject, role] : f.subjects) {
+                std::string value = "(not logged at " + handle + ")";
+                if (values != f.values.end())
+                    if (auto v = values->second.find(subject); v != values->second.end()) value = v->second;
+                w.addKeyComponent({.lookupId = lookup, .ordinal = ordinal++, .name = w.intern(subject), .role = role,
+                                   .digest = w.intern(value), .value = w.intern(value)});
+            }
+        }
+    }
+    m_guardFrames.clear();
+    m_guardOrder.clear();
     return m_records;
 }
 

@@ -16,6 +16,12 @@
 // limit_value, function, last_reason), which the engine turns into the same finding as the
 // TORCH_LOGS=recompiles warning. The live collector (collectors/python/compilescope/torch.py) does the
 // same, so both traces of one run compare equal.
+//
+// Why guard lookups too: with backend="eager" no cache artifact is logged, so the reasons are the only
+// key a recompile has. Each frame that recompiled gets one "torch dynamo" lookup per compile, handle
+// its compile id, with one key component per guard subject, exactly as the TORCH_LOGS=recompiles
+// importer writes them (torch_recompiles_importer.h): `explain` names "size of x at index 0: 3 -> 4"
+// and the churn findings read them. They are written at the end, once every reason is known.
 #pragma once
 
 #include "core/formats/log_prefix.h"
@@ -61,8 +67,15 @@ private:
         bool failed = false, restarted = false;
         std::vector<std::pair<std::string, util::JsonValue>> metrics;
         std::vector<std::string> guardFailures;  // "0/0: tensor 'x' size mismatch ..." in torch's order
-        std::string graphBreak, failReason;
+        std::string graphBreak, failReason, program;
     };
+    struct GuardFrame {  // the compiles of one frame, as guard-keyed entries
+        std::string program;
+        std::vector<std::pair<std::string, std::int64_t>> entries;  // compile id (no attempt), start
+        std::map<std::string, std::map<std::string, std::string>> values;  // compile id -> subject -> value
+        std::vector<std::pair<std::string, int>> subjects;  // first-seen order, role
+    };
+    void noteGuards(const Compile& c);
     Compile& compile(const std::string& id, std::int64_t tsNs);
     void writeCompile(const Compile& c, std::int64_t lastNs);
     std::int64_t chromiumNs(double tsUs, std::int64_t glogNs);
@@ -72,6 +85,8 @@ private:
     std::map<std::int64_t, std::string> m_strings;  // `str` interning: id -> file name
     std::map<std::string, Compile> m_compiles;      // open compiles by id
     std::map<std::string, std::string> m_frameNames;  // "0" (or "!1/0") -> co_name of its compiles
+    std::map<std::string, GuardFrame> m_guardFrames;  // by frame, for the "torch dynamo" lookups
+    std::vector<std::string> m_guardOrder;            // frames in first-compile order
     std::map<std::string, std::vector<Phase>> m_open;  // chromium B without E, by compile id + name
     std::optional<std::int64_t> m_chromiumOffsetNs{};  // glog clock - chromium clock, from the first event
     std::int64_t m_records = 0;
