@@ -2,6 +2,8 @@
 
 #include "core/formats/text_util.h"
 
+#include <compilescope/trace_constants.h>
+
 namespace cs::ingest::jax {
 
 namespace {
@@ -32,6 +34,16 @@ bool nowBefore(std::string_view s, std::string& now, std::string& before) {
     if (and_ == std::string_view::npos || and_ < 4) return false;
     now = std::string(s.substr(4, and_ - 4));
     before = std::string(s.substr(and_ + 12));
+    // A weak-type difference: JAX appends its documentation's address to the last line with no space.
+    if (auto url = before.find("}https://"); url != std::string::npos) before.resize(url + 1);
+    return true;
+}
+
+// "<class '...Static'> with pytree metadata Static(val=3)" -> "3" (a static argument's value).
+bool staticValue(const std::string& s, std::string& value) {
+    auto at = s.find("Static(val=");
+    if (at == std::string::npos || s.back() != ')') return false;
+    value = s.substr(at + 11, s.size() - at - 12);
     return true;
 }
 }  // namespace
@@ -41,9 +53,11 @@ JaxLine parseJaxLine(std::string_view message) {
     auto m = trim(message);
     if (startsWith(m, "TRACING CACHE MISS at ")) {
         auto rest = m.substr(22);
+        // "... because:" before JAX 0.10; "<callsite>:" since.
         auto because = rest.rfind(" because:");
-        if (because == std::string_view::npos) return l;
-        rest = rest.substr(0, because);
+        if (because != std::string_view::npos) rest = rest.substr(0, because);
+        else if (rest.size() > 1 && rest.back() == ':') rest.remove_suffix(1);
+        else return l;
         if (auto cost = rest.rfind(" costing "); cost != std::string_view::npos) {
             auto ms = rest.substr(cost + 9);
             double v = 0;
@@ -81,9 +95,12 @@ JaxLine parseJaxLine(std::string_view message) {
         l.key = key;
         return l;
     }
-    if (startsWith(m, "Finished tracing + transforming ")) {
+    if (startsWith(m, "Finished tracing ")) {
+        // "Finished tracing + transforming f for pjit in" before JAX 0.10, "Finished tracing f for jit in" since.
+        auto rest = m.substr(17);
+        if (startsWith(rest, "+ transforming ")) rest = rest.substr(15);
         std::string name;
-        if (!nameInSeconds(m.substr(32), name, l.seconds)) return l;
+        if (!nameInSeconds(rest, name, l.seconds)) return l;
         auto for_ = name.rfind(" for ");
         l.function = for_ == std::string::npos ? name : name.substr(0, for_);
         l.kind = JaxLineKind::TraceDone;
@@ -138,11 +155,35 @@ MissReasonLine parseMissReasonLine(std::string_view line) {
         r.heading = std::string(trim(h.substr(0, stop)));
         return r;
     }
+    // JAX 0.10's headings (jax/_src/interpreters/partial_eval.py diff_tracing_cache_keys), named as before.
+    if (startsWith(t, "different ") && t.back() == ':') {
+        r.kind = K::Heading;
+        r.heading = std::string(t.substr(0, t.size() - 1));
+        return r;
+    }
+    for (auto [text, heading] : {std::pair<std::string_view, std::string_view>{"Tracing context doesn't match", "different tracing context"},
+                                 {"Debug info doesn't match", "different debug info"},
+                                 {"cache miss explanation unavailable", "explanation unavailable"}})
+        if (startsWith(t, text)) {
+            r.kind = K::Heading;
+            r.heading = std::string(heading);
+            return r;
+        }
     if (startsWith(t, "* at ")) {
         auto comma = t.find(", now ");
         if (comma != std::string_view::npos && nowBefore(t.substr(comma + 2), r.now, r.before)) {
             r.kind = K::Change;
             r.subject = std::string(t.substr(5, comma - 5));
+            // A pytree difference ends with JAX's explanation: "..., so the node types differ".
+            if (auto so = r.before.rfind(", so "); startsWith(r.subject, "input path ") && so != std::string::npos) r.before.resize(so);
+        }
+        return r;
+    }
+    if (startsWith(t, "* ")) {  // JAX 0.10 tracing context: "* jax_enable_x64 differs: now True and before False"
+        auto differs = t.find(" differs: ");
+        if (differs != std::string_view::npos && nowBefore(t.substr(differs + 10), r.now, r.before)) {
+            r.kind = K::Change;
+            r.subject = std::string(t.substr(2, differs - 2));
         }
         return r;
     }
@@ -155,6 +196,35 @@ MissReasonLine parseMissReasonLine(std::string_view line) {
         return r;
     }
     return r;
+}
+
+MissComponent missComponent(const std::string& heading, const MissReasonLine& change) {
+    MissComponent c{.name = heading + " " + change.subject, .value = change.now,
+                    .reason = heading + ": " + change.subject + " now " + change.now + " and before " + change.before,
+                    .role = CS_ROLE_OTHER};
+    if (heading == "different input types") {
+        c.name = "type of " + change.subject;
+        c.role = CS_ROLE_SHAPE;
+    } else if (heading == "different tracing context") {
+        c.name = "tracing context " + change.subject;
+        c.role = CS_ROLE_OPTION;
+    } else if (heading == "different input pytree" && startsWith(change.subject, "input path ")) {
+        // static_argnames: path [1]['power'] (the keyword arguments, then the name); static_argnums: [0][1].
+        const std::string path = change.subject.substr(11);
+        std::string now, before;
+        if (staticValue(change.now, now) && staticValue(change.before, before)) {
+            std::string arg = path;
+            if (startsWith(path, "[1]['") && path.size() > 7 && path.substr(path.size() - 2) == "']") arg = path.substr(5, path.size() - 7);
+            else if (startsWith(path, "[0][") && path.find(']', 4) == path.size() - 1) arg = "#" + path.substr(4, path.size() - 5);
+            c.name = "static argument " + arg;
+            c.value = now;
+            c.role = CS_ROLE_KEYWORD;
+            c.reason = "different value of static argument " + arg + ": now " + now + " and before " + before;
+        } else {
+            c.name = "pytree at " + path;
+        }
+    }
+    return c;
 }
 
 }  // namespace cs::ingest::jax

@@ -4,6 +4,8 @@
 // jax_log_compiles durations.
 #include "imported_trace.h"
 
+#include <compilescope/trace_constants.h>
+
 namespace {
 std::unique_ptr<cs::test::ImportedTrace> importText(const std::string& content) {
     return cs::test::importContent("jax.log", content, "jax-log");
@@ -82,4 +84,54 @@ TEST(JaxLogImport, LogCompilesDurations) {
     EXPECT_EQ(im->count("SELECT dur_ns FROM spans WHERE category=8"), 2244359255);
     EXPECT_EQ(im->count("SELECT dur_ns FROM spans WHERE category=1"), 1267568827);  // 1.267568826675415 s, rounded to the ns
     EXPECT_EQ(im->text("SELECT s.str FROM spans p JOIN strings s ON s.id=p.name_sid WHERE p.category=1"), "XLA compile f");
+}
+
+// JAX 0.10.2, captured (tests/data/jax/README.md): the header without "because:", one closest key per
+// miss, the headings without "* key with", a static_argnums value, a pytree, a weak type whose line
+// ends in JAX's documentation address, a tracing-context flag by name, "Finished tracing f for jit".
+TEST(JaxLogImport, Jax0102ExplanationForms) {
+    auto im = importText(data("jax_0_10_2_explain.stderr"));
+    EXPECT_EQ(im->count("SELECT count(*) FROM cache_lookups WHERE verdict=2"), 7);
+    EXPECT_EQ(im->text("SELECT s.str FROM cache_lookups l JOIN strings s ON s.id=l.handle_sid WHERE l.id=1"),
+              "/tmp/jax_sample/explain.py:16 (<module>)");
+    EXPECT_EQ(im->text(componentsOf(1)), "function id=pos id=140161427608320");
+    EXPECT_EQ(im->text(componentsOf(2)), "static argument #1=3");
+    EXPECT_EQ(im->text(componentsOf(4)), "pytree at [0][0]=<class 'list'>");
+    EXPECT_EQ(im->text(componentsOf(6)), "type of x=f32[]{weak_type=False}");
+    EXPECT_EQ(im->text(componentsOf(7)), "tracing context jax_enable_x64=True");
+    EXPECT_EQ(im->count("SELECT role FROM key_components WHERE lookup_id=2"), CS_ROLE_KEYWORD);
+    EXPECT_EQ(im->count("SELECT role FROM key_components WHERE lookup_id=7"), CS_ROLE_OPTION);
+    EXPECT_EQ(im->text(spanArgs("reason")),
+              "never seen function|different input pytree|different value of static argument #1: now 3 and before 2|"
+              "never seen function|different input pytree|different input pytree: input path [0][0] now <class 'list'> "
+              "and before <class 'tuple'>|never seen function|different input types|different input types: x now "
+              "f32[]{weak_type=False} and before f32[]{weak_type=True}|different tracing context|different tracing "
+              "context: jax_enable_x64 now True and before False");
+    EXPECT_EQ(im->text("SELECT s.str FROM cache_lookups l JOIN strings s ON s.id=l.program_sid WHERE l.id=7"),
+              "w (/tmp/jax_sample/explain.py:12)");
+    // "Finished tracing pos for jit in 0.001949549 sec": the first of pos's two traces.
+    EXPECT_EQ(im->count("SELECT count(*) FROM spans s JOIN strings n ON n.id=s.name_sid WHERE n.str='trace pos'"), 2);
+    EXPECT_EQ(im->count("SELECT min(dur_ns) FROM spans s JOIN strings n ON n.id=s.name_sid WHERE n.str='trace pos'"), 909328);
+    EXPECT_NE(im->cli("explain").find("key moved: static argument #1: (absent) -> 3"), std::string::npos) << im->cli("explain");
+}
+
+// JAX 0.10.2, a second process on a filled persistent cache with JAX_LOGGING_LEVEL=DEBUG: hits with
+// keys at DEBUG behind JAX's prefix, and XLA's C++ lines between them.
+TEST(JaxLogImport, Jax0102WarmProcessDebugLog) {
+    const auto log = data("jax_0_10_2_warm_debug.stderr");
+    auto im = importText(log);
+    EXPECT_EQ(im->count("SELECT count(*) FROM cache_lookups l JOIN strings c ON c.id=l.cache_sid WHERE "
+                        "c.str='jax persistent compilation cache' AND l.verdict=1"),
+              3);
+    EXPECT_EQ(im->count("SELECT count(*) FROM cache_lookups WHERE verdict=2"), 1);
+    EXPECT_EQ(im->text("SELECT s.str FROM cache_lookups l JOIN strings s ON s.id=l.handle_sid WHERE l.verdict=1 ORDER BY l.ts_ns "
+                       "DESC LIMIT 1"),
+              "jit_double-9829c202c482435a05dcd64fd916f66a8dce331eb07fe4b1da6b31c1d7ee3a67");
+    // 09:09:43,823 (the first hit) to 09:09:43,853 (jit_double's hit).
+    EXPECT_EQ(im->count("SELECT max(ts_ns) - min(ts_ns) FROM cache_lookups"), 30000000);
+    // Cut so that an XLA C++ line (absl's yearless prefix, `I1203 09:09:43.801256   29226 pjrt_client.cc:579]`)
+    // comes first: JAX's dated lines still set the clock.
+    auto cut = importText(log.substr(log.find("I1203 ")));
+    EXPECT_EQ(cut->count("SELECT max(ts_ns) - min(ts_ns) FROM cache_lookups"), 30000000);
+    EXPECT_LT(cut->count("SELECT max(ts_ns) FROM cache_lookups"), 1000000000);
 }

@@ -3,11 +3,12 @@
 and compile times, recorded as they happen.
 
 Why logging records: JAX has no API that reports a tracing-cache miss or the key of a persistent-cache
-lookup; its loggers are the record (jax/_src/pjit.py explains each tracing-cache miss when
+lookup; its loggers are the record (jax/_src/pjit.py, since JAX 0.10
+jax/_src/interpreters/partial_eval.py, explains each tracing-cache miss when
 ``jax_explain_cache_misses`` is on; jax/_src/compiler.py and compilation_cache.py log persistent-cache
 hits, misses and writes with the key; jax/_src/dispatch.py and interpreters/pxla.py log trace,
 lowering and XLA compile times at DEBUG, or WARNING with ``jax_log_compiles``). ``install()`` turns the
-explanations on, lowers those five loggers to DEBUG so the records exist, and adds a handler that
+explanations on, lowers those loggers to DEBUG so the records exist, and adds a handler that
 records each one. Records below the level a logger had before still reach nobody else: the handler
 forwards to the parent loggers only what they would have received, so the program's own logging
 output does not change. ``jax.monitoring``'s duration listener adds what no log line says: the time
@@ -15,8 +16,9 @@ spent reading an entry from the persistent cache.
 
 Each record becomes the rows the JAX log importer makes of the printed line
 (core/ingest/jax/jax_log_importer.cpp; a test feeds one log to both and compares):
-  TRACING CACHE MISS ... because: + reasons   a lookup in "jax tracing cache" (verdict miss; key:
-                                              function id, "type of x", "tracing context [6]", ...,
+  TRACING CACHE MISS ...: + reasons           a lookup in "jax tracing cache" (verdict miss; key:
+                                              function id, "type of x", "tracing context [6]",
+                                              "static argument power", ...,
                                               so the replay names what changed) and a span with the
                                               reasons as args
   Persistent compilation cache hit / MISS     a lookup in "jax persistent compilation cache" keyed by
@@ -33,8 +35,9 @@ import threading
 
 import compilescope as _cs
 
-LOGGERS = ("jax._src.pjit", "jax._src.compiler", "jax._src.compilation_cache", "jax._src.dispatch",
-           "jax._src.interpreters.pxla")
+# jax._src.pjit explained tracing-cache misses until JAX 0.10; jax._src.interpreters.partial_eval does since.
+LOGGERS = ("jax._src.pjit", "jax._src.interpreters.partial_eval", "jax._src.compiler", "jax._src.compilation_cache",
+           "jax._src.dispatch", "jax._src.interpreters.pxla")
 
 _installed = None  # [(logger, handler, level, propagate)], listener
 _handler = None    # the one _LogHandler while installed
@@ -63,7 +66,46 @@ def _now_before(s):
     if not s.startswith("now "):
         return None
     at = s.rfind(" and before ")
-    return (s[4:at], s[at + 12:]) if at >= 4 else None
+    if at < 4:
+        return None
+    before = s[at + 12:]
+    url = before.find("}https://")  # a weak-type difference: JAX appends its documentation's address
+    return s[4:at], before[:url + 1] if url >= 0 else before
+
+
+def _static_value(s):
+    """"<class '...Static'> with pytree metadata Static(val=3)" -> "3"."""
+    at = s.find("Static(val=")
+    return s[at + 11:-1] if at >= 0 and s.endswith(")") else None
+
+
+# JAX 0.10's headings (jax/_src/interpreters/partial_eval.py diff_tracing_cache_keys), named as before.
+_HEADINGS = (("Tracing context doesn't match", "different tracing context"),
+             ("Debug info doesn't match", "different debug info"),
+             ("cache miss explanation unavailable", "explanation unavailable"))
+
+
+def miss_component(heading, subject, now, before):
+    """A change line under its heading -> (name, role, value, reason); missComponent in
+    core/formats/jax_log_lines.cpp."""
+    reason = "%s: %s now %s and before %s" % (heading, subject, now, before)
+    if heading == "different input types":
+        return "type of " + subject, _cs.ROLE_SHAPE, now, reason
+    if heading == "different tracing context":
+        return "tracing context " + subject, _cs.ROLE_OPTION, now, reason
+    if heading == "different input pytree" and subject.startswith("input path "):
+        path = subject[11:]
+        sn, sb = _static_value(now), _static_value(before)
+        if sn is None or sb is None:
+            return "pytree at " + path, _cs.ROLE_OTHER, now, reason
+        arg = path
+        if path.startswith("[1]['") and path.endswith("']") and len(path) > 7:
+            arg = path[5:-2]
+        elif path.startswith("[0][") and path.find("]", 4) == len(path) - 1:
+            arg = "#" + path[4:-1]
+        return ("static argument " + arg, _cs.ROLE_KEYWORD, sn,
+                "different value of static argument %s: now %s and before %s" % (arg, sn, sb))
+    return heading + " " + subject, _cs.ROLE_OTHER, now, reason
 
 
 def parse_line(message):
@@ -73,10 +115,14 @@ def parse_line(message):
     m = message.strip()
     if m.startswith("TRACING CACHE MISS at "):
         rest = m[22:]
-        because = rest.rfind(" because:")
-        if because < 0:
+        because = rest.rfind(" because:")  # "... because:" before JAX 0.10; "<callsite>:" since
+        if because >= 0:
+            rest = rest[:because]
+        elif len(rest) > 1 and rest.endswith(":"):
+            rest = rest[:-1]
+        else:
             return None, {}
-        rest, cost = rest[:because], -1.0
+        cost = -1.0
         at = rest.rfind(" costing ")
         if at >= 0:
             ms = rest[at + 9:]
@@ -103,8 +149,10 @@ def parse_line(message):
         to = m.find(" to persistent compilation cache with key ")
         key = _quoted(m[to + 42:])[0] if to >= 0 else None
         return ("persistent_write", {"function": m[8:to], "key": key}) if key is not None else (None, {})
-    if m.startswith("Finished tracing + transforming "):
-        name, seconds = _name_in_seconds(m[32:])
+    if m.startswith("Finished tracing "):
+        # "Finished tracing + transforming f for pjit in" before JAX 0.10, "Finished tracing f for jit in" since.
+        rest = m[17:]
+        name, seconds = _name_in_seconds(rest[15:] if rest.startswith("+ transforming ") else rest)
         if name is None:
             return None, {}
         at = name.rfind(" for ")
@@ -141,25 +189,31 @@ def parse_miss_block(lines):
             stops = [i for i in (h.find(","), h.find(":")) if i >= 0]
             heading = h[:min(stops)].strip() if stops else h.strip()
             out["reasons"].append(heading)
+        elif t.startswith("different ") and t.endswith(":"):
+            heading = t[:-1]
+            out["reasons"].append(heading)
+        elif any(t.startswith(text) for text, _ in _HEADINGS):
+            heading = next(h for text, h in _HEADINGS if t.startswith(text))
+            out["reasons"].append(heading)
         else:
             subject, change = None, None
             if t.startswith("* at ") and ", now " in t:
                 comma = t.find(", now ")
                 subject, change = t[5:comma], _now_before(t[comma + 2:])
+                so = change[1].rfind(", so ") if change and subject.startswith("input path ") else -1
+                if so >= 0:  # a pytree difference ends with JAX's explanation: "..., so the node types differ"
+                    change = change[0], change[1][:so]
             elif t.startswith("[") and "]: " in t:
                 colon = t.find("]: ")
                 subject, change = t[:colon + 1], _now_before(t[colon + 3:])
+            elif t.startswith("* ") and " differs: " in t:  # JAX 0.10: "* jax_enable_x64 differs: now True and before False"
+                at = t.find(" differs: ")
+                subject, change = t[2:at], _now_before(t[at + 10:])
             if change is None:
                 continue
-            now, before = change
-            if heading == "different input types":
-                name, role = "type of " + subject, _cs.ROLE_SHAPE
-            elif heading == "different tracing context":
-                name, role = "tracing context " + subject, _cs.ROLE_OPTION
-            else:
-                name, role = heading + " " + subject, _cs.ROLE_OTHER
-            out["components"].append((name, role, now))
-            out["reasons"].append("%s: %s now %s and before %s" % (heading, subject, now, before))
+            name, role, value, reason = miss_component(heading, subject, *change)
+            out["components"].append((name, role, value))
+            out["reasons"].append(reason)
     return out
 
 

@@ -109,14 +109,10 @@ ImportSummary JaxLogImporter::run(std::istream& in, ImportContext& ctx) const {
                 break;
             case K::Heading: block.heading = r.heading; block.reasons.push_back(r.heading); break;
             case K::Change: {
-                std::string name = block.heading == "different input types" ? "type of " + r.subject
-                                   : block.heading == "different tracing context" ? "tracing context " + r.subject
-                                                                                  : block.heading + " " + r.subject;
-                block.components.emplace_back(name, r.now);
-                block.roles.push_back(block.heading == "different input types" ? CS_ROLE_SHAPE
-                                      : block.heading == "different tracing context" ? CS_ROLE_OPTION
-                                                                                     : CS_ROLE_OTHER);
-                block.reasons.push_back(block.heading + ": " + r.subject + " now " + r.now + " and before " + r.before);
+                auto c = jax::missComponent(block.heading, r);
+                block.components.emplace_back(c.name, c.value);
+                block.roles.push_back(c.role);
+                block.reasons.push_back(c.reason);
                 break;
             }
             case K::Other: break;  // explanatory text ("compare to tuple returned by ...")

@@ -8,7 +8,8 @@
 //   TRACING CACHE MISS block  -> cache_lookups (cache "jax tracing cache", program "f (file:line)",
 //                                handle = call site), verdict miss; one key component per difference
 //                                it names, with the value "now" ("type of x" = f32[8], "tracing
-//                                context [6]" = raise), or "function id" for a never-seen function;
+//                                context [6]" = raise, "static argument power" = 3; the names in
+//                                jax_log_lines.h), or "function id" for a never-seen function;
 //                                plus a span (category inference, the miss's cost) whose args are the
 //                                reasons as printed ("different input types: x now f32[8] and before f32[4]")
 //   persistent hit / miss     -> cache_lookups (cache "jax persistent compilation cache", program =
