@@ -42,6 +42,7 @@ Command findingsCommand();
 Command modulesCommand();
 Command measureCommand();
 Command compareCommand();
+Command diffCommand();
 Command watchCommand();
 Command buildReportCommand();
 

@@ -18,6 +18,7 @@ const std::vector<Command>& commands() {
         modulesCommand(),
         measureCommand(),
         compareCommand(),
+        diffCommand(),
         watchCommand(),
         buildReportCommand(),
     };

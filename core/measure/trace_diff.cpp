@@ -1,0 +1,284 @@
+#include "core/measure/trace_diff.h"
+
+#include "core/engine/cache/verdict.h"
+#include "core/engine/compile_index.h"
+#include "core/measure/comparison.h"
+#include "core/util/units.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace cs::measure {
+
+const char* changeKindName(ChangeKind k) {
+    switch (k) {
+    case ChangeKind::NewCompile: return "new-compile";
+    case ChangeKind::GoneCompile: return "gone";
+    case ChangeKind::NewRecompile: return "new-recompile";
+    case ChangeKind::FewerRecompiles: return "fewer-recompiles";
+    case ChangeKind::Slower: return "slower";
+    case ChangeKind::Faster: return "faster";
+    case ChangeKind::InsideNoise: return "inside-noise";
+    case ChangeKind::NewFinding: return "new-finding";
+    case ChangeKind::ResolvedFinding: return "resolved-finding";
+    case ChangeKind::VerdictChanged: return "verdict-changed";
+    }
+    return "?";
+}
+
+namespace {
+
+bool isCompile(engine::CompileOutcome o) {
+    using O = engine::CompileOutcome;
+    return o == O::Miss || o == O::Compiled || o == O::Error;
+}
+
+// A value that names this process's memory, not the program: 0x followed by 6+ hex digits.
+bool isAddress(const std::string& v) {
+    if (v.size() < 8 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X')) return false;
+    return std::all_of(v.begin() + 2, v.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+
+// The identity of a row that survives a new process (see the header).
+std::string identityOf(const engine::CompileEntry& e) {
+    if (e.table != "cache_lookups") return e.identity;
+    std::string cache = e.identity.substr(0, e.identity.find(", handle "));
+    std::string key;
+    for (const auto& c : e.key) {
+        if (!c.inKey || c.role == "world" || isAddress(c.value)) continue;
+        key += (key.empty() ? "" : "; ") + c.name + " = " + c.value;
+    }
+    return key.empty() ? cache : cache + ": " + key;
+}
+
+std::int64_t medianOf(const std::vector<std::int64_t>& v) {
+    return v.empty() ? 0 : static_cast<std::int64_t>(std::llround(median(v)));
+}
+
+std::string subjectOf(const DiffIdentity& id) {
+    std::string s = id.kind + " " + id.name;
+    if (!id.identity.empty()) {
+        std::string what = id.identity.size() > 140 ? id.identity.substr(0, 137) + "..." : id.identity;
+        s += " (" + what + ")";
+    }
+    return s;
+}
+
+std::string countText(std::int64_t base, std::int64_t head, const char* what) {
+    return std::to_string(base) + " -> " + std::to_string(head) + " " + what;
+}
+
+struct Collector {
+    std::vector<DiffIdentity> ids;
+    std::map<std::string, size_t> byKey;
+
+    void add(const Runs& runs, bool head) {
+        for (size_t s = 0; s < runs.size(); ++s) {
+            const auto& a = *runs[s];
+            // A collector that records a compile as a cache lookup also records its compile (or
+            // cache-load) span at the same instant (Numba): one event, counted once, as the lookup.
+            std::set<std::int64_t> lookupStarts;
+            for (const auto& e : a.compileIndex.entries)
+                if (e.table == "cache_lookups" && e.startNs) lookupStarts.insert(*e.startNs);
+            for (const auto& e : a.compileIndex.entries) {
+                if (e.table == "spans" && e.startNs && lookupStarts.count(*e.startNs)) continue;
+                const std::string ident = identityOf(e);
+                const std::string k = e.kind + '\x1f' + e.name + '\x1f' + ident;
+                auto [it, fresh] = byKey.emplace(k, ids.size());
+                if (fresh) {
+                    DiffIdentity d;
+                    d.kind = e.kind;
+                    d.name = e.name;
+                    d.identity = ident;
+                    d.runtime = e.runtime;
+                    ids.push_back(std::move(d));
+                }
+                DiffIdentity& d = ids[it->second];
+                auto& compiles = head ? d.headCompiles : d.baseCompiles;
+                auto& reuses = head ? d.headReuses : d.baseReuses;
+                auto& cost = head ? d.headCostNs : d.baseCostNs;
+                for (auto* v : {&compiles, &reuses, &cost})
+                    if (v->size() < runs.size()) v->resize(runs.size(), 0);
+                if (isCompile(e.outcome)) {
+                    ++compiles[s];
+                    if (e.costNs) cost[s] += *e.costNs;
+                } else {
+                    ++reuses[s];
+                }
+                std::string& anchor = head ? d.headAnchor : d.baseAnchor;
+                if (anchor.empty()) {
+                    anchor = engine::compileAnchor(e.table, e.rowId);
+                    (head ? d.headTrace : d.baseTrace) = a.path;
+                }
+            }
+        }
+    }
+    // Identities a sample never met (or a side never met): zeros there.
+    void finish(size_t baseSamples, size_t headSamples) {
+        for (auto& d : ids) {
+            for (auto* v : {&d.baseCompiles, &d.baseReuses, &d.baseCostNs}) v->resize(baseSamples, 0);
+            for (auto* v : {&d.headCompiles, &d.headReuses, &d.headCostNs}) v->resize(headSamples, 0);
+        }
+    }
+};
+
+void addCostChange(TraceDiff& diff, size_t index) {
+    const DiffIdentity& d = diff.identities[index];
+    const MetricComparison m = compareSamples(d.name, d.baseCostNs, d.headCostNs);
+    if (m.baseMedian <= 0 && m.candMedian <= 0) return;
+    if (m.delta == 0) return;
+    DiffChange c;
+    c.kind = m.verdict == CompareVerdict::Worse    ? ChangeKind::Slower
+             : m.verdict == CompareVerdict::Better ? ChangeKind::Faster
+                                                   : ChangeKind::InsideNoise;
+    c.subject = subjectOf(d);
+    c.baseMedianNs = m.baseMedian;
+    c.headMedianNs = m.candMedian;
+    c.bandNs = m.band;
+    c.percent = m.baseMedian > 0 ? m.delta / m.baseMedian * 100.0 : 0;
+    c.detail = util::formatDuration(static_cast<std::int64_t>(m.baseMedian)) + " -> " +
+               util::formatDuration(static_cast<std::int64_t>(m.candMedian)) + " (" + (c.percent >= 0 ? "+" : "") +
+               std::to_string(static_cast<long long>(std::llround(c.percent))) + " %, noise band " +
+               util::formatDuration(static_cast<std::int64_t>(m.band)) +
+               (m.baseSamples < 2 ? "; one base sample: its spread is unknown, give several traces a side to judge" : "") +
+               ")";
+    c.identity = index;
+    diff.changes.push_back(std::move(c));
+}
+
+std::vector<std::pair<std::string, std::string>> findingsOf(const engine::TraceAnalysis& a) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& f : a.findings) out.emplace_back(f.kind, f.title);
+    return out;
+}
+
+}  // namespace
+
+TraceDiff diffRuns(const Runs& base, const Runs& head) {
+    if (base.empty() || head.empty()) throw std::invalid_argument("diff needs at least one trace on each side");
+    TraceDiff diff;
+    for (const auto& a : base) diff.basePaths.push_back(a->path);
+    for (const auto& a : head) diff.headPaths.push_back(a->path);
+    Collector col;
+    col.add(base, false);
+    col.add(head, true);
+    col.finish(base.size(), head.size());
+    diff.identities = std::move(col.ids);
+
+    std::vector<std::int64_t> baseAll(base.size()), headAll(head.size()), baseCost(base.size()), headCost(head.size());
+    // Compiles per program / module / function name, for recompiles.
+    std::map<std::pair<std::string, std::string>, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byName;
+    for (const auto& d : diff.identities) {
+        auto& [bn, hn] = byName[{d.kind, d.name}];
+        bn.resize(base.size(), 0);
+        hn.resize(head.size(), 0);
+        for (size_t s = 0; s < base.size(); ++s) {
+            baseAll[s] += d.baseCompiles[s];
+            baseCost[s] += d.baseCostNs[s];
+            bn[s] += d.baseCompiles[s];
+        }
+        for (size_t s = 0; s < head.size(); ++s) {
+            headAll[s] += d.headCompiles[s];
+            headCost[s] += d.headCostNs[s];
+            hn[s] += d.headCompiles[s];
+        }
+    }
+    diff.baseCompiles = medianOf(baseAll);
+    diff.headCompiles = medianOf(headAll);
+    diff.baseCostNs = medianOf(baseCost);
+    diff.headCostNs = medianOf(headCost);
+
+    // New and gone identities: compiled on one side in any sample, never seen on the other.
+    for (size_t i = 0; i < diff.identities.size(); ++i) {
+        const DiffIdentity& d = diff.identities[i];
+        const std::int64_t bc = medianOf(d.baseCompiles), hc = medianOf(d.headCompiles);
+        const bool inBase = std::any_of(d.baseCompiles.begin(), d.baseCompiles.end(), [](auto v) { return v > 0; }) ||
+                            std::any_of(d.baseReuses.begin(), d.baseReuses.end(), [](auto v) { return v > 0; });
+        const bool inHead = std::any_of(d.headCompiles.begin(), d.headCompiles.end(), [](auto v) { return v > 0; }) ||
+                            std::any_of(d.headReuses.begin(), d.headReuses.end(), [](auto v) { return v > 0; });
+        if (inHead && !inBase && hc > 0)
+            diff.changes.push_back({.kind = ChangeKind::NewCompile, .subject = subjectOf(d),
+                                    .detail = countText(0, hc, hc == 1 ? "compile" : "compiles"), .baseCount = 0,
+                                    .headCount = hc, .identity = i});
+        else if (inBase && !inHead && bc > 0)
+            diff.changes.push_back({.kind = ChangeKind::GoneCompile, .subject = subjectOf(d),
+                                    .detail = countText(bc, 0, "compiles"), .baseCount = bc, .headCount = 0, .identity = i});
+    }
+    // Recompiles: a name compiled more (or fewer) times per run than before.
+    for (const auto& [key, counts] : byName) {
+        const std::int64_t bc = medianOf(counts.first), hc = medianOf(counts.second);
+        if (bc == hc || (bc == 0 && hc <= 1) || (hc == 0 && bc <= 1)) continue;  // a plain new or gone compile
+        diff.changes.push_back({.kind = hc > bc ? ChangeKind::NewRecompile : ChangeKind::FewerRecompiles,
+                                .subject = key.first + " " + key.second,
+                                .detail = countText(bc, hc, "compiles per run"), .baseCount = bc, .headCount = hc});
+    }
+    // Cost of what both sides compiled.
+    for (size_t i = 0; i < diff.identities.size(); ++i)
+        if (const auto& d = diff.identities[i]; medianOf(d.baseCompiles) > 0 && medianOf(d.headCompiles) > 0) addCostChange(diff, i);
+
+    // Findings (by kind and title) and the verdict, of the first sample of each side.
+    diff.baseFindings = findingsOf(*base.front());
+    diff.headFindings = findingsOf(*head.front());
+    const std::set<std::pair<std::string, std::string>> b(diff.baseFindings.begin(), diff.baseFindings.end()),
+        h(diff.headFindings.begin(), diff.headFindings.end());
+    for (const auto& f : h)
+        if (!b.count(f)) diff.changes.push_back({.kind = ChangeKind::NewFinding, .subject = f.second, .detail = f.first, .findingKind = f.first});
+    for (const auto& f : b)
+        if (!h.count(f))
+            diff.changes.push_back({.kind = ChangeKind::ResolvedFinding, .subject = f.second, .detail = f.first, .findingKind = f.first});
+    diff.baseVerdict = engine::verdictName(base.front()->verdict.state);
+    diff.headVerdict = engine::verdictName(head.front()->verdict.state);
+    if (diff.baseVerdict != diff.headVerdict)
+        diff.changes.push_back({.kind = ChangeKind::VerdictChanged, .subject = "check verdict",
+                                .detail = diff.baseVerdict + " -> " + diff.headVerdict});
+    std::stable_sort(diff.changes.begin(), diff.changes.end(),
+                     [](const DiffChange& x, const DiffChange& y) { return static_cast<int>(x.kind) < static_cast<int>(y.kind); });
+    return diff;
+}
+
+FailOn parseFailOn(const std::string& spec) {
+    FailOn f;
+    size_t pos = 0;
+    while (pos <= spec.size()) {
+        size_t end = spec.find(',', pos);
+        std::string part = spec.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        if (part == "new-compile") f.newCompile = true;
+        else if (part == "new-recompile") f.newRecompile = true;
+        else if (part == "new-finding") f.newFinding = true;
+        else if (part.rfind("slower:", 0) == 0) {
+            const std::string pct = part.substr(7);
+            size_t used = 0;
+            double v = -1;
+            try {
+                v = std::stod(pct, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != pct.size() || !(v >= 0) || !std::isfinite(v))
+                throw std::invalid_argument("slower:PCT needs a percentage >= 0, got \"" + pct + "\"");
+            f.slowerPercent = v;
+        } else {
+            throw std::invalid_argument("unknown --fail-on condition \"" + part +
+                                        "\" (known: new-compile, new-recompile, new-finding, slower:PCT)");
+        }
+        if (end == std::string::npos) break;
+        pos = end + 1;
+    }
+    return f;
+}
+
+bool gates(const DiffChange& c, const FailOn& f) {
+    switch (c.kind) {
+    case ChangeKind::NewCompile: return f.newCompile;
+    case ChangeKind::NewRecompile: return f.newRecompile;
+    case ChangeKind::NewFinding: return f.newFinding;
+    case ChangeKind::Slower: return f.slowerPercent && c.percent >= *f.slowerPercent;
+    default: return false;
+    }
+}
+
+}  // namespace cs::measure
