@@ -146,6 +146,8 @@ TEST(WarpRealLogs, RisingAndChurnToldApart) {
 
 // NVIDIA/warp#995: module="unique" modules loaded under hashes that are not their names' suffixes; the
 // narrowphase module's CUDA identity is loaded 7 times (its CPU one once, glued after a test's dot).
+// The CPU hash 66e742d is no evidence: Warp hashes CPU loads at block_dim 1, the name at the module's
+// default block_dim (warp_unique.h; real Warp 1.19 on the CPU in tests/collector/test_warp_real.py).
 TEST(WarpRealLogs, UniqueModuleHashDiffersFromItsName) {
     auto a = analyse({"warp_995_unique_mismatch.log"});
     ASSERT_EQ(a->findings.size(), 3u) << kinds(*a);
@@ -154,8 +156,8 @@ TEST(WarpRealLogs, UniqueModuleHashDiffersFromItsName) {
     std::sort(mismatch.begin(), mismatch.end(), [](auto* x, auto* y) { return x->title < y->title; });
     EXPECT_EQ(mismatch[0]->title,
               "unique module _create_narrowphase_kernel__locals___primitive_narrowphase_e8422eb6 "
-              "loaded under hashes 7550883, 66e742d, not the e8422eb6 its name carries");
-    EXPECT_EQ(mismatch[0]->evidence.size(), 2u);
+              "loaded under hash 7550883, not the e8422eb6 its name carries");
+    EXPECT_EQ(mismatch[0]->evidence.size(), 1u);
     EXPECT_FALSE(mismatch[0]->costNs.has_value());
     EXPECT_EQ(mismatch[1]->title,
               "unique module _tile_euler_dense__locals__euler_dense_c973a74a loaded under hash "

@@ -3,6 +3,7 @@
 #include "core/engine/warp/warp_evidence.h"
 #include "core/engine/warp/warp_hash_patterns.h"
 #include "core/engine/warp/warp_run_patterns.h"
+#include "core/engine/warp/warp_unique.h"
 
 #include "core/formats/warp_log_lines.h"
 #include "core/trace/reader.h"
@@ -264,8 +265,7 @@ void smallModuleFindings(const ModuleReport& r, std::int64_t session, std::vecto
     std::vector<const ModuleSummary*> unique;
     for (const auto& m : r.modules) {
         if (m.sessionId != session || m.compiled != 1) continue;
-        const std::string firstHash = m.hashes.empty() ? "" : m.hashes.front();
-        if (ingest::warp::isUniqueModuleName(m.name, firstHash)) {
+        if (isUniqueModule(m)) {
             unique.push_back(&m);
             continue;
         }

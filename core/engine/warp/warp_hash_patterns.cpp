@@ -1,6 +1,7 @@
 #include "core/engine/warp/warp_hash_patterns.h"
 
 #include "core/engine/warp/warp_evidence.h"
+#include "core/engine/warp/warp_unique.h"
 #include "core/formats/warp_log_lines.h"
 #include "core/util/saturating.h"
 
@@ -162,14 +163,14 @@ void risingBuildsFinding(const ModuleSummary& m, const RisingBuilds& r, std::vec
 }
 
 void uniqueNameMismatchFinding(const ModuleSummary& m, std::vector<Finding>& out) {
-    // A unique module's name is a sanitised kernel key: never dotted. Dotted "<pkg>.<kernel>_<8 hex>"
-    // names are modules warp.fem and others name from their own hashes (NVIDIA/warp#991).
-    if (m.name.find('.') != std::string::npos || !ingest::warp::isUniqueModuleName(m.name, ""))
+    // Only loads at the block_dim the name was hashed at can contradict it (warp_unique.h): a CPU load
+    // always hashes at block_dim 1 and never carries the name's digits.
+    if (!hasUniqueShape(m))
         return;
     Finding f;
     std::vector<std::string> foreign;
     for (const auto& id : m.identities) {
-        if (id.hash.empty() || ingest::warp::isUniqueModuleName(m.name, shortHash(id.hash)))
+        if (!hashComparableWithUniqueName(id) || ingest::warp::isUniqueModuleName(m.name, shortHash(id.hash)))
             continue;
         if (std::find(foreign.begin(), foreign.end(), id.hash) == foreign.end())
             foreign.push_back(id.hash);

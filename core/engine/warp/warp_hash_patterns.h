@@ -14,9 +14,10 @@
 //   unique name vs hash   a module="unique" module is named "<kernel key>_<8 hex of the kernel hash>",
 //           and its module hash normally starts with those digits (newton-physics/newton#918:
 //           validate_and_correct_inertia_kernel_4e499976 4e49997). NVIDIA/warp#995 shows
-//           _create_narrowphase_kernel__locals___primitive_narrowphase_e8422eb6 loaded as 7550883 and
-//           66e742d: what was hashed at load is not what named the module, so the name no longer
-//           identifies the content. Dotted names ("__main__.dyn.node_unity_test_Tri_dP1_b0ea6dbb",
+//           _create_narrowphase_kernel__locals___primitive_narrowphase_e8422eb6 loaded as 7550883 on
+//           cuda:0: what was hashed at load is not what named the module, so the name no longer
+//           identifies the content. (Its CPU load 66e742d is no evidence: CPU loads hash at block_dim 1,
+//           the name at the module's default, warp_unique.h.) Dotted names ("__main__.dyn.node_unity_test_Tri_dP1_b0ea6dbb",
 //           NVIDIA/warp#991) are warp.fem's own hash-named modules and are left out. No time cost is claimed:
 //           the risk is stale or shared cache entries.
 // Loads are split into lanes of one device and block_dim first: identities on another lane are
