@@ -71,6 +71,10 @@ def _on_warp(warp):
     config = getattr(warp, "config", None)
     if config is not None:
         config.verbose = True
+        # Warp 1.19 has no config.verbose: its Compile timers and the block_dim in the module label
+        # print at log_level LOG_DEBUG (docs/warp.md, "Measurement and comparison").
+        if isinstance(getattr(warp, "LOG_DEBUG", None), int) and hasattr(config, "log_level"):
+            config.log_level = warp.LOG_DEBUG
     original = getattr(warp, "launch", None)
     if original is None:
         return
