@@ -4,13 +4,13 @@
 Usage: test_warp_collector.py COMPILESCOPE_BINARY SOURCE_DIR
 Always: without Warp, install() returns False and the host program runs on; `record --warp` puts the
 package and its import hook first on PYTHONPATH (keeping the job's own) and removes its private
-directory afterwards. Where `warp` imports
-(it cannot be installed on the development machines): a script is recorded under `compilescope
-record` twice against one private kernel cache. The first (cold) run defines a kernel after its
+directory afterwards. Where `warp` imports (packaging/install-deps.sh's venv): a script is recorded
+under `compilescope record` twice against one private kernel cache. The first (cold) run defines a kernel after its
 module loaded, so module __main__ must be recorded under two full hashes, compiled, with its live
 kernel sets (the second has the late kernel), per-kernel hashes and resolved options, and
 `compilescope modules` must name the mechanism; the second (warm) run must find both identities
-cached (that run is installed through `record --warp`). Exits 77 (skipped, reason printed) when warp is not importable.
+cached (that run is installed through `record --warp`). Exits 77 (skipped, reason printed) when warp is
+not importable, 1 under COMPILESCOPE_REQUIRE_RUNTIMES=1 (runtime_gate.py).
 """
 import os
 import sqlite3
@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runtime_gate  # noqa: E402
 
 PYTHON = sys.executable   # the venv of packaging/install-deps.sh (COMPILESCOPE_PYTHON)
 
@@ -99,10 +102,7 @@ def main():
 
     probe = subprocess.run([PYTHON, "-c", "import warp"], capture_output=True, text=True)
     if probe.returncode != 0:
-        reason = (probe.stderr.strip().splitlines() or ["import failed"])[-1]
-        print(f"SKIPPED: warp is not importable by {PYTHON} ({reason}); the Warp collector runs only where "
-              "NVIDIA Warp is installed")
-        return 77
+        return runtime_gate.missing("warp", (probe.stderr.strip().splitlines() or ["import failed"])[-1])
 
     with tempfile.TemporaryDirectory() as tmp:
         cache = os.path.join(tmp, "warp-cache")
