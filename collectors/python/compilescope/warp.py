@@ -13,7 +13,9 @@ option set after load, generic instance) instead of only counting hashes.
 How the result is known without parsing text: Warp times each load with a ScopedTimer whose
 `extra_msg` it sets to " (compiled)", " (cached)" or " (error)", and times native compiles with
 "Compile x86" / "Compile CUDA ..." timers. ScopedTimer.__exit__ is wrapped to hand those to the load
-running on the same thread. Loads that find a current executable (no timer) are not loads and are
+running on the same thread; a timer Warp left inactive (its log level too high: Warp 1.19 runs the
+Compile timers only at LOG_DEBUG) is timed by the wrapped __enter__ / __exit__ instead, so the
+native compile time is recorded at every log level. Loads that find a current executable (no timer) are not loads and are
 not recorded. Everything is defensive: a Warp version without some attribute records less, never
 fails, and the wrapped functions always run the original.
 
@@ -163,6 +165,16 @@ def _wrap_timer(timer_cls):
     original = timer_cls.__exit__
     if getattr(original, "_compilescope", False):
         return
+    original_enter = timer_cls.__enter__
+
+    @functools.wraps(original_enter)
+    def __enter__(self):
+        if _frames():
+            try:
+                self._compilescope_t0 = time.perf_counter_ns()
+            except Exception:
+                pass
+        return original_enter(self)
 
     @functools.wraps(original)
     def __exit__(self, *exc):
@@ -175,6 +187,11 @@ def _wrap_timer(timer_cls):
                     frame = stack[-1]
                     name = str(getattr(self, "name", ""))
                     elapsed_ns = int(float(getattr(self, "elapsed", 0.0) or 0.0) * 1e6)
+                    t0 = getattr(self, "_compilescope_t0", None)
+                    if not elapsed_ns and t0 is not None:
+                        # An inactive timer (Warp 1.19 runs "Compile x86" only at LOG_DEBUG) keeps
+                        # elapsed 0: time its block here rather than record a 0 ns compile.
+                        elapsed_ns = time.perf_counter_ns() - t0
                     if name.startswith("Module "):
                         frame["status"] = getattr(self, "extra_msg", "") or ""
                         frame["elapsed_ns"] = elapsed_ns
@@ -185,6 +202,7 @@ def _wrap_timer(timer_cls):
                     pass
 
     __exit__._compilescope = True
+    timer_cls.__enter__ = __enter__
     timer_cls.__exit__ = __exit__
 
 

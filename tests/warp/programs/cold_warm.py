@@ -1,10 +1,14 @@
 """Two modules (this file's and a named one), each loaded once: a cold run compiles both, a warm run
-against the same WARP_CACHE_PATH finds both in the kernel cache."""
+against the same WARP_CACHE_PATH finds both in the kernel cache. argv[1] "debug" turns on Warp 1.19's
+verbose log (wp.config.verbose is gone); "default" keeps Warp's default log level."""
+import sys
+
 import warp as wp
 
 import _facts
 
-wp.config.log_level = wp.LOG_DEBUG   # Warp 1.19's verbose log (wp.config.verbose is gone)
+if sys.argv[1] == "debug":
+    wp.config.log_level = wp.LOG_DEBUG
 
 
 @wp.kernel
