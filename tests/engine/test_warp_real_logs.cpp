@@ -169,6 +169,18 @@ TEST(WarpRealLogs, UniqueModuleHashDiffersFromItsName) {
     EXPECT_EQ(repeats[0]->costNs, 1240000LL + 1250000 + 1220000 + 1210000 + 1270000 + 1210000);
 }
 
+// Real Warp 1.19.0 on the CPU (tests/warp/programs/unique_modules.py): three module="unique" modules,
+// each named after its hash at block_dim 256 and loaded at block_dim 1, so no load carries its name's
+// digits. That is Warp's design, not NVIDIA/warp#995: the three count as unique modules, no mismatch.
+TEST(WarpRealLogs, UniqueModulesOnTheCpuAreNotHashMismatches) {
+    auto a = analyse({"warp119_cpu_unique_modules.log"});
+    ASSERT_EQ(a->findings.size(), 1u) << kinds(*a);
+    auto unique = a->of("warp.unique_modules");
+    ASSERT_EQ(unique.size(), 1u) << kinds(*a);
+    EXPECT_EQ(unique[0]->title, "3 hash-named modules, one per kernel (module=\"unique\")");
+    EXPECT_EQ(unique[0]->costNs, 2 * 220710000LL);  // (modules - 1) x the cheapest build
+}
+
 // Repeats are counted per identity: six identities loaded twice each are never "loaded 7 times under
 // one identity". (Loads as the collector or a log gives them: A A B B ... is not a cycle.)
 TEST(WarpRealLogs, RepeatedLoadsCountedPerIdentity) {
