@@ -22,11 +22,13 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
             (void)what;
             return &args[++i];
         };
-        if (a == "-o" || a == "--output" || a == "--ledger" || a == "--title" || a == "--buckets" || a == "--split") {
+        if (a == "-o" || a == "--output" || a == "--ledger" || a == "--title" || a == "--buckets" || a == "--split" ||
+            a == "--baseline") {
             const std::string* v = value(a.c_str());
             if (!v) return usageError(io, "report", a + " needs a value");
             if (a == "--ledger") ledgerPath = *v;
             else if (a == "--split") splitDir = *v;
+            else if (a == "--baseline") options.baseline = *v;
             else if (a == "--title") options.title = *v;
             else if (a == "--buckets") {
                 try {
@@ -89,7 +91,7 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
 Command reportCommand() {
     return {"report", "write the HTML report of one trace, or compare several",
             "Usage: compilescope report TRACE [TRACE...] (-o report.html | --split DIR) [--ledger FILE]\n"
-            "                           [--title TEXT] [--buckets N]\n\n"
+            "                           [--title TEXT] [--buckets N] [--baseline BASE]\n\n"
             "Writes one self-contained HTML file (inline CSS, JS and SVG; no network access): summary and\n"
             "acceptance verdict, an index of every compile and cache event (outcome, why, cost) linked to\n"
             "each one's details (key before -> after, options, log, phases, findings, place on the timeline),\n"
@@ -104,7 +106,10 @@ Command reportCommand() {
             "                  | Option | Measured | Why not taken | To take it |, or a JSON array of\n"
             "                  {option, measured, why_not_taken, to_take_it}\n"
             "  --title TEXT    the report's title\n"
-            "  --buckets N     timeline resolution, 10..2000 buckets (default 200)\n\n"
+            "  --buckets N     timeline resolution, 10..2000 buckets (default 200)\n"
+            "  --baseline BASE the report opens with \"Changed since baseline\": what 'compilescope diff BASE\n"
+            "                  TRACE' finds (new, gone, recompiled, slower compiles; findings; verdict), each\n"
+            "                  linked to its row here, with its compile time in both runs as a pair of bars\n\n"
             "Exit status 2 when a trace or the ledger cannot be read; the message says why.\n",
             runReport};
 }

@@ -113,6 +113,8 @@ struct Collector {
                 if (anchor.empty()) {
                     anchor = engine::compileAnchor(e.table, e.rowId);
                     (head ? d.headTrace : d.baseTrace) = a.path;
+                    (head ? d.headTable : d.baseTable) = e.table;
+                    (head ? d.headRow : d.baseRow) = e.rowId;
                 }
             }
         }

@@ -37,6 +37,8 @@ struct DiffIdentity {
     std::vector<std::int64_t> baseCostNs, headCostNs;      // compile time per sample (only where recorded)
     std::string baseAnchor, headAnchor;                    // compileAnchor() of its first row, per side
     std::string baseTrace, headTrace;                      // the trace that row is in
+    std::string baseTable, headTable;                      // that row: its evidence table and id
+    std::int64_t baseRow = 0, headRow = 0;
 };
 
 enum class ChangeKind {

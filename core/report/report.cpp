@@ -2,6 +2,8 @@
 // the head last, because the Content-Security-Policy must list the hashes of the inline blocks.
 #include "core/report/report.h"
 
+#include "core/measure/trace_diff.h"
+
 #include "core/report/html_builder.h"
 #include "core/report/report_assets.h"
 #include "core/report/sections.h"
@@ -151,6 +153,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& all, const ReportOpt
     // A report over many ranks is a report on the ranks: their section comes first.
     const bool ranksFirst = !everyTrace;
     body.open("nav", {{"class", "toc"}});
+    if (options.baselineDiff) body.leaf("a", "Changed since baseline", {{"href", "#changed"}});
     if (ranksFirst) body.leaf("a", "Ranks", {{"href", "#ranks"}});
     body.leaf("a", "Summary", {{"href", "#summary"}}).leaf("a", "Compiles", {{"href", "#compiles"}});
     body.leaf("a", "Findings", {{"href", "#findings"}});
@@ -162,6 +165,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& all, const ReportOpt
     if (traces.size() > 1 || options.ledger) body.leaf("a", "Comparison", {{"href", "#comparison"}});
     body.close();
     body.open("main");
+    if (options.baselineDiff && !traces.empty()) renderChangedSinceBaseline(body, *options.baselineDiff, traces.front(), links);
     if (ranksFirst) renderRanks(body, all);
     renderSummary(body, traces);
     renderCompileIndex(body, traces, links);
@@ -272,14 +276,27 @@ std::vector<TraceReport> collectAll(const std::vector<std::string>& tracePaths, 
     for (size_t k = 0; k < detail.size(); ++k) traces[detail[k]] = collectTrace(detailed[k], traceTag(detail[k]));
     return traces;
 }
+
+// `--baseline`: diff of the baseline and the first trace, each analysed with every compile listed
+// (identities are matched over all rows, not the report's listed ones).
+ReportOptions withBaseline(const std::vector<std::string>& tracePaths, const ReportOptions& options) {
+    ReportOptions o = options;
+    if (options.baseline.empty() || tracePaths.empty()) return o;
+    const engine::AnalysisOptions all{.compileIndexRows = 200000};
+    o.baselineDiff = std::make_shared<const measure::TraceDiff>(measure::diffRuns(
+        {engine::analyseTraceFile(options.baseline, all)}, {engine::analyseTraceFile(tracePaths.front(), all)}));
+    return o;
+}
 }  // namespace
 
 void writeReport(const std::vector<std::string>& tracePaths, const ReportOptions& options, std::ostream& out) {
-    out << renderReport(collectAll(tracePaths, options), options);
+    const ReportOptions o = withBaseline(tracePaths, options);
+    out << renderReport(collectAll(tracePaths, o), o);
 }
 
 void writeReportSplit(const std::vector<std::string>& tracePaths, const ReportOptions& options, const std::string& dir) {
-    const std::vector<ReportPage> pages = renderReportPages(collectAll(tracePaths, options), options);
+    const ReportOptions o = withBaseline(tracePaths, options);
+    const std::vector<ReportPage> pages = renderReportPages(collectAll(tracePaths, o), o);
     std::filesystem::create_directories(std::filesystem::path(dir) / "compiles");
     for (const ReportPage& p : pages) {
         // Written beside the target and renamed, so a failed run never leaves half a page.

@@ -10,12 +10,14 @@
 
 #include "core/report/report_model.h"
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace cs::measure {
-struct Ledger;  // core/measure/ledger.h
+struct Ledger;     // core/measure/ledger.h
+struct TraceDiff;  // core/measure/trace_diff.h
 }
 
 namespace cs::report {
@@ -35,6 +37,12 @@ struct ReportOptions {
     // diverge or compile far longer are rendered section by section; every trace is in Ranks. Keeps
     // a 256-rank report readable and small. 0: detail every trace.
     size_t detailedTraces = 8;
+    // A baseline trace: the report opens with what changed against it (`compilescope diff` of the
+    // baseline and the first trace). Empty: none.
+    std::string baseline;
+    // What the section renders: `compilescope diff` of the baseline and the first trace. writeReport
+    // and writeReportSplit compute it from `baseline`; renderReport takes it as given.
+    std::shared_ptr<const measure::TraceDiff> baselineDiff;
 };
 
 // One file of a split report, its path relative to the report's folder.

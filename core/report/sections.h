@@ -23,7 +23,8 @@ struct ModuleReport;
 }  // namespace cs::engine
 
 namespace cs::measure {
-struct Ledger;  // core/measure/ledger.h
+struct Ledger;     // core/measure/ledger.h
+struct TraceDiff;  // core/measure/trace_diff.h
 }
 
 namespace cs::report {
@@ -50,6 +51,9 @@ struct Links {
     std::string section(Trusted id) const;  // "#timeline", or "../index.html#timeline" on a detail page
 };
 
+// `report --baseline`: the changes `compilescope diff` finds against the baseline, linked to this
+// report's rows, with each compile's time in both runs as a pair of bars.
+void renderChangedSinceBaseline(HtmlBuilder& h, const measure::TraceDiff& diff, const TraceReport& t, const Links& links);
 void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Links& links);
 // The index of every compile and cache event (engine/compile_index.h): sortable, filterable, each

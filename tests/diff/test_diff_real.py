@@ -9,7 +9,8 @@ cache state. Each case asserts what the runtime did, read from the traces themse
 - Numba, base add(int, int) vs head add(int, int) + add(float, float): exactly one new compile, the
   float64 signature, and add recompiled 1 -> 2 times per run; `--fail-on new-recompile` exits 1, no
   gate exits 0; the JSON, Markdown and JUnit outputs name the same change; the JUnit case of the new
-  signature fails and the int64 one passes.
+  signature fails and the int64 one passes; `report --baseline` opens with the same changes, in the
+  same order, each linked to its row in the report, with paired compile-time bars.
 - Numba, the same program three times a side (samples): no new or gone compile, and each cost change
   is judged against the noise band (never "slower" while inside it); `--fail-on new-compile` exits 0.
 - Warp, a module whose second kernel is defined after the first load (head) against one defined
@@ -20,6 +21,7 @@ A missing runtime skips, or fails under COMPILESCOPE_REQUIRE_RUNTIMES=1 (runtime
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -108,6 +110,20 @@ def numba_cases(cs, tmp, env):
     assert len(failed) == 1 and "float64" in failed[0], failed
     assert any("int64" in n and cases[n].find("failure") is None for n in cases), list(cases)
     assert int(suite.get("tests")) == len(cases), xml
+
+    # report --baseline: the same changes, first in the report, linked to this run's rows.
+    html_path = os.path.join(tmp, "r.html")
+    run([cs, "report", head, "--baseline", base, "-o", html_path], expect=0)
+    html = open(html_path, encoding="utf-8").read()
+    all_changes = json.loads(run([cs, "diff", base, head, "--json"], expect=0).stdout)["changes"]
+    m = re.search(r'<section id="changed" data-count="(\d+)"', html)
+    assert m and int(m.group(1)) == len(all_changes), (m and m.group(0), len(all_changes))
+    assert html.index('id="changed"') < html.index('id="summary"'), "Changed since baseline is not first"
+    kinds = re.findall(r'<tr class="change" data-kind="([a-z-]+)"', html)
+    assert kinds == [c["kind"] for c in all_changes], (kinds, all_changes)
+    links = re.findall(r'<a href="#([^"]+)">this run</a>', html)
+    assert links and all(f'id="{a}"' in html for a in links), links
+    assert html.count('<svg class="pair"') >= 2, "no paired bars"
 
     # Samples: the same program three times a side. Nothing is new or gone; costs are judged by the
     # noise band of the base's three samples.
