@@ -152,6 +152,25 @@ void addCostChange(TraceDiff& diff, size_t index) {
     diff.changes.push_back(std::move(c));
 }
 
+// GCC warns on designated initializers that leave members out: changes are built field by field.
+DiffChange change(ChangeKind kind, std::string subject, std::string detail, std::int64_t baseCount = 0, std::int64_t headCount = 0,
+                  std::optional<size_t> identity = std::nullopt) {
+    DiffChange c;
+    c.kind = kind;
+    c.subject = std::move(subject);
+    c.detail = std::move(detail);
+    c.baseCount = baseCount;
+    c.headCount = headCount;
+    c.identity = identity;
+    return c;
+}
+
+DiffChange findingChange(ChangeKind kind, const std::pair<std::string, std::string>& f) {
+    DiffChange c = change(kind, f.second, f.first);
+    c.findingKind = f.first;
+    return c;
+}
+
 std::vector<std::pair<std::string, std::string>> findingsOf(const engine::TraceAnalysis& a) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& f : a.findings) out.emplace_back(f.kind, f.title);
@@ -203,20 +222,17 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
         const bool inHead = std::any_of(d.headCompiles.begin(), d.headCompiles.end(), [](auto v) { return v > 0; }) ||
                             std::any_of(d.headReuses.begin(), d.headReuses.end(), [](auto v) { return v > 0; });
         if (inHead && !inBase && hc > 0)
-            diff.changes.push_back({.kind = ChangeKind::NewCompile, .subject = subjectOf(d),
-                                    .detail = countText(0, hc, hc == 1 ? "compile" : "compiles"), .baseCount = 0,
-                                    .headCount = hc, .identity = i});
+            diff.changes.push_back(
+                change(ChangeKind::NewCompile, subjectOf(d), countText(0, hc, hc == 1 ? "compile" : "compiles"), 0, hc, i));
         else if (inBase && !inHead && bc > 0)
-            diff.changes.push_back({.kind = ChangeKind::GoneCompile, .subject = subjectOf(d),
-                                    .detail = countText(bc, 0, "compiles"), .baseCount = bc, .headCount = 0, .identity = i});
+            diff.changes.push_back(change(ChangeKind::GoneCompile, subjectOf(d), countText(bc, 0, "compiles"), bc, 0, i));
     }
     // Recompiles: a name compiled more (or fewer) times per run than before.
     for (const auto& [key, counts] : byName) {
         const std::int64_t bc = medianOf(counts.first), hc = medianOf(counts.second);
         if (bc == hc || (bc == 0 && hc <= 1) || (hc == 0 && bc <= 1)) continue;  // a plain new or gone compile
-        diff.changes.push_back({.kind = hc > bc ? ChangeKind::NewRecompile : ChangeKind::FewerRecompiles,
-                                .subject = key.first + " " + key.second,
-                                .detail = countText(bc, hc, "compiles per run"), .baseCount = bc, .headCount = hc});
+        diff.changes.push_back(change(hc > bc ? ChangeKind::NewRecompile : ChangeKind::FewerRecompiles,
+                                      key.first + " " + key.second, countText(bc, hc, "compiles per run"), bc, hc));
     }
     // Cost of what both sides compiled.
     for (size_t i = 0; i < diff.identities.size(); ++i)
@@ -228,15 +244,14 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
     const std::set<std::pair<std::string, std::string>> b(diff.baseFindings.begin(), diff.baseFindings.end()),
         h(diff.headFindings.begin(), diff.headFindings.end());
     for (const auto& f : h)
-        if (!b.count(f)) diff.changes.push_back({.kind = ChangeKind::NewFinding, .subject = f.second, .detail = f.first, .findingKind = f.first});
+        if (!b.count(f)) diff.changes.push_back(findingChange(ChangeKind::NewFinding, f));
     for (const auto& f : b)
         if (!h.count(f))
-            diff.changes.push_back({.kind = ChangeKind::ResolvedFinding, .subject = f.second, .detail = f.first, .findingKind = f.first});
+            diff.changes.push_back(findingChange(ChangeKind::ResolvedFinding, f));
     diff.baseVerdict = engine::verdictName(base.front()->verdict.state);
     diff.headVerdict = engine::verdictName(head.front()->verdict.state);
     if (diff.baseVerdict != diff.headVerdict)
-        diff.changes.push_back({.kind = ChangeKind::VerdictChanged, .subject = "check verdict",
-                                .detail = diff.baseVerdict + " -> " + diff.headVerdict});
+        diff.changes.push_back(change(ChangeKind::VerdictChanged, "check verdict", diff.baseVerdict + " -> " + diff.headVerdict));
     std::stable_sort(diff.changes.begin(), diff.changes.end(),
                      [](const DiffChange& x, const DiffChange& y) { return static_cast<int>(x.kind) < static_cast<int>(y.kind); });
     return diff;
