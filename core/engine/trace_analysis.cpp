@@ -1,4 +1,5 @@
 #include "core/engine/trace_analysis.h"
+#include "core/engine/warp/warp_verdict.h"
 
 #include "core/engine/all_findings.h"
 #include "core/engine/analysis_counters.h"
@@ -62,6 +63,7 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     control.report(50, "module identities");
     a->modules = std::make_shared<const warp::ModuleReport>(warp::buildModuleReport(reader));
     a->moduleCache = warp::analyseModuleCache(*a->modules);
+    warp::judgeModules(*a->modules, a->verdict);
     control.check();
     control.report(60, "invalidation trees");
     if (reader.rowCount("invalidation_items") > 0) {

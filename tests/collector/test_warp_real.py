@@ -15,7 +15,8 @@ compares the trace with what the runtime itself reports:
     time equals Warp's `Compile x86 took` lines, and is recorded at Warp's default log level too;
   - cold_warm: cold (Warp's default log level), every module compiled (result 1); warm (debug log) on
     the same cache, every one cached (2),
-    under the same hashes; `explain` replays the warm run as hits only; `check` exits 0;
+    under the same hashes; `explain` replays the warm run as hits only; `check` passes both (rule
+    "one compiled hash per module"), and fails each churn run below, naming the module;
   - late_change.py kernel: __main__ under the two hashes Warp loaded; the finding names the added kernel;
   - late_change.py option: two identities; the finding names the option and its two values;
   - unique_modules: one hash-named module per kernel; `warp.unique_modules` counts them, and no
@@ -145,7 +146,12 @@ def cold_then_warm(h):
     explain = h.cli("explain", warm).stdout
     n = len(loaded)
     assert f"lookups {n}, misses 0, hits {n}, live entries {n}" in explain, explain
-    h.cli("check", warm)  # exit 0
+    # The warm run compiled nothing: check judges it by Warp's own loads and passes; the cold run
+    # compiled each module under one hash and passes too.
+    for trace in (cold, warm):
+        out = h.cli("check", trace).stdout
+        assert f"check {os.path.basename(trace)}: PASS" in out and "pass one compiled hash per module" in out, out
+    assert f"0 compiled, {n} loaded from the kernel cache" in h.cli("check", warm).stdout
     assert not by_kind(h.findings(warm), "warp.cache_not_reused")
 
 
@@ -163,6 +169,9 @@ def churn(h, program, args, tag, kind, change_of):
     assert f"new hash {short[0]} -> {short[1]}: {change}" in notes(found[0]), notes(found[0])
     modules = h.cli("modules", trace).stdout
     assert kind in modules and f"{short[1]}: {change}" in modules, modules
+    # Compiled twice in one run: the acceptance check fails, in Warp's terms.
+    out = h.cli("check", trace, expect=1).stdout
+    assert "FAIL one compiled hash per module (Warp modules): __main__ compiled under 2 hashes on cpu" in out, out
 
 
 def unique_modules(h):

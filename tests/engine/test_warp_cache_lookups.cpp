@@ -109,7 +109,14 @@ TEST(WarpCacheLookups, RealLogsMissesAndHitsAgreeWithModulesAndExplain) {
         EXPECT_EQ(a->moduleCache->replay.total.misses, compiled);
         EXPECT_EQ(a->moduleCache->replay.total.hits, cached);
         EXPECT_TRUE(a->moduleCache->replay.disagreements.empty());
-        EXPECT_EQ(a->verdict.state, engine::VerdictState::NotApplicable);
+        // The program-cache rules do not judge module loads; Warp's own rule does, one row, and the
+        // verdict follows it (a module compiled under two hashes on one device and block_dim fails).
+        ASSERT_EQ(a->verdict.rules.size(), 1u);
+        EXPECT_EQ(a->verdict.rules[0].rule, "one compiled hash per module");
+        EXPECT_EQ(a->verdict.state, a->verdict.rules[0].pass ? engine::VerdictState::Pass : engine::VerdictState::Fail);
+        EXPECT_EQ(a->verdict.rules[0].pass,
+                  !std::regex_search(a->verdict.rules[0].detail, std::regex("compiled under [0-9]+ hashes")))
+            << a->verdict.rules[0].detail;
         std::smatch m;
         ASSERT_TRUE(std::regex_search(e.out, m, std::regex("Warp module loads .*: lookups (\\d+), misses (\\d+), hits (\\d+)")))
             << e.out;
