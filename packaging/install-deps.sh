@@ -53,11 +53,9 @@ else
   rm -f "$venv/.compilescope-requirements"
   [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --timeout 120 -r "$req"
-  # tlparse's wheel carries its binary; check that the runtimes import before calling it done.
-  "$venv/bin/python" -c 'import warp, torch, jax, numba, duckdb, tree_sitter, tree_sitter_julia' 2>&1 |
-    grep -v "^Warp " || true
-  "$venv/bin/python" -c 'import warp, torch, jax, numba, duckdb, tree_sitter, tree_sitter_julia'
-  [ -x "$venv/bin/tlparse" ]
+  # The runtimes import and tlparse's wheel brought its binary, or the install is not done.
+  "$venv/bin/python" -c 'import warp, torch, jax, numba, duckdb, tree_sitter, tree_sitter_julia' > /dev/null
+  [ -x "$venv/bin/tlparse" ] || { echo "install-deps: tlparse's binary is missing from $venv/bin" >&2; exit 1; }
   echo "$want" > "$venv/.compilescope-requirements"
   echo "install-deps: Python venv ready"
 fi
