@@ -7,8 +7,8 @@ cache=False -> three compiles (lookups, misses); the repeated int call compiles 
 names argument 0 as what moved between f's two compiles. Run 2 (warm, same cache dir): f's two
 overloads load from the disk cache (cache-load spans marked disk_cache=hit, lookups in
 numba.disk_cache with verdict hit); g compiles again. A job of cache=True functions only, run twice:
-the fully warm second run passes `check`. `compilescope check` agrees with the runtime on every
-lookup. `record --numba` records a script that never imports compilescope: np.median's nested
+the fully warm second run passes `check`; a run that compiled a dispatcher twice (f for int and for
+float) fails it, naming f. `record --numba` records a script that never imports compilescope: np.median's nested
 compiles lie inside the caller's compile, whose time counts once (compile time <= the process's wall
 time), and a TypingError retried twice is two failed compiles, no lookups, `check` green.
 Exits 77 (skipped by ctest, with the reason printed) when numba cannot be imported.
@@ -94,8 +94,13 @@ def run(binary, source_dir, trace, cache_dir, script_dir, job=JOB, name="job.py"
     assert db.execute("SELECT count(*) FROM stats").fetchone()[0] == 0
     hits = db.execute("SELECT count(*) FROM span_args a JOIN strings k ON k.id = a.key_sid "
                       "WHERE k.str = 'disk_cache' AND a.value = 'hit'").fetchone()[0]
+    # check judges the run in Numba's terms: a dispatcher compiled twice in one process fails, naming it.
+    compiled = [p for c, p, v, _, _ in rows if c == "numba.dispatcher" and v == 2]
+    twice = sorted({p for p in compiled if compiled.count(p) > 1})
     check = subprocess.run([binary, "check", trace], capture_output=True, text=True)
-    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.returncode == (1 if twice else 0), check.stdout + check.stderr
+    for p in twice:
+        assert f"FAIL one compile per function: {p} compiled {compiled.count(p)} times (numba.dispatcher" in check.stdout, check.stdout
     return rows, spans, hits
 
 

@@ -49,6 +49,13 @@ ExpectedPrograms expectedProgramCount(const RunShape& run) {
     return e;
 }
 
+namespace {
+// The caches whose program is one function (or frame) of the user's code, compiled once per key.
+bool isFunctionCache(const std::string& cache) {
+    return cache == "numba.dispatcher" || cache == "jax tracing cache" || cache == "torch dynamo";
+}
+}  // namespace
+
 AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& replay, const Attribution& attribution,
                                  const AcceptanceOptions& options) {
     AcceptanceResult r;
@@ -190,6 +197,37 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
                               "compiled " + std::to_string(r.counts.misses) + " programs, expected " +
                                   std::to_string(*r.expected) +
                                   (options.expectPrograms ? " (--expect-programs)" : " (" + r.derived.basis + ")")});
+    }
+    // Rule 4, in the runtime's own terms: a function (Numba dispatcher, JAX jitted function) or a
+    // PyTorch frame compiled again in the same process is a recompile, even though each compile made
+    // an entry of its own key (so misses == entries holds): the steady state compiles each once.
+    {
+        std::map<std::pair<std::int64_t, Sid>, std::vector<size_t>> misses;  // (session, function) -> miss lookups
+        std::vector<std::pair<std::int64_t, Sid>> order;
+        for (size_t i = 0; i < facts.lookups.size(); ++i) {
+            const auto& l = facts.lookups[i];
+            if (replay.outcomes[i].hit || !isFunctionCache(facts.str(l.cache))) continue;
+            // A Numba dispatcher is its handle (program@address): a factory's closures share one name
+            // but are different functions. JAX's handle is the call site and PyTorch's the compile id,
+            // so there the program names the function or frame.
+            const Sid who = facts.str(l.cache) == "numba.dispatcher" && l.handle ? l.handle : l.program;
+            auto& v = misses[{l.sessionId, who}];
+            if (v.empty()) order.emplace_back(l.sessionId, who);
+            v.push_back(i);
+        }
+        std::map<size_t, const MissExplanation*> why;
+        for (const auto& m : attribution.misses) why[m.lookup] = &m;
+        for (const auto& key : order) {
+            const auto& v = misses[key];
+            if (v.size() < 2) continue;
+            const auto& second = facts.lookups[v[1]];
+            const bool frame = facts.str(second.cache) == "torch dynamo";
+            std::string detail = facts.str(second.program) + " compiled " + std::to_string(v.size()) + " times (" +
+                                 facts.str(second.cache) + ", session " + std::to_string(key.first) + ")";
+            if (auto it = why.find(v[1]); it != why.end() && !it->second->reason.empty())
+                detail += "; the first recompile: " + it->second->reason;
+            r.failures.push_back({frame ? "one compile per frame" : "one compile per function", detail});
+        }
     }
     // The replay must agree with the runtime, lookup by lookup and counter by counter.
     for (auto i : replay.disagreements) {
