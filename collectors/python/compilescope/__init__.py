@@ -288,3 +288,25 @@ def module_load(name, result, module_hash=None, device=None, block_dim=None, sta
                       _opt(block_dim), _opt(compile_ns), _opt(source_bytes), _opt(lto_artifacts), 0, len(options), opts, kers,
                       len(kernels), 0)
     _lib.cs_module_load_record(ctypes.byref(rec))
+
+
+# The collectors' own cost, for the overhead benchmark (scripts/bench_python_overhead.py): with
+# COMPILESCOPE_SELF_TIME=1 each hook adds the time it spent outside the runtime's own code, and the
+# process prints the total and the number of hook calls to stderr at exit. Off, it costs one check.
+_self = {"ns": 0, "calls": 0} if os.environ.get("COMPILESCOPE_SELF_TIME") else None
+
+
+def self_time(ns):
+    """Adds `ns` nanoseconds of collector work (only under COMPILESCOPE_SELF_TIME=1)."""
+    if _self is not None:
+        _self["ns"] += ns
+        _self["calls"] += 1
+
+
+if _self is not None:
+    import atexit
+    import sys as _sys
+
+    @atexit.register
+    def _print_self_time():
+        _sys.stderr.write("COMPILESCOPE_SELF_NS=%d CALLS=%d\n" % (_self["ns"], _self["calls"]))

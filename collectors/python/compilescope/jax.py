@@ -32,6 +32,7 @@ Each record becomes the rows the JAX log importer makes of the printed line
 """
 import logging
 import threading
+import time
 
 import compilescope as _cs
 
@@ -233,12 +234,14 @@ class _LogHandler(logging.Handler):
         self.records = 0
 
     def emit(self, record):
+        t_enter = time.perf_counter_ns()
         try:
             if _cs.enabled():
                 with self._lock:
                     self.record_message(record.getMessage(), _cs.now_ns())
         except Exception:  # recording never breaks the program
             pass
+        _cs.self_time(time.perf_counter_ns() - t_enter)  # forwarding below is the program's own logging
         before = self.levels.get(record.name)
         logger = logging.getLogger(record.name)
         if before is not None and record.levelno >= before and logger.parent is not None:

@@ -113,6 +113,7 @@ def install():
     original = cls.compile
 
     def compile(self, sig):
+        t_enter = time.perf_counter_ns()
         if not _cs.enabled() or _already_compiled(self, sig):
             return original(self, sig)  # an existing overload: Numba returns it without compiling
         try:
@@ -136,13 +137,15 @@ def install():
             failed = type(e).__name__
             raise
         finally:
-            dur = time.perf_counter_ns() - t0
+            t1 = time.perf_counter_ns()
+            dur = t1 - t0
             names.pop()
             try:
                 hit = failed is None and hits_before is not None and sum(self._cache_hits.values()) > hits_before
                 _record(self, sig, start, dur, hit, failed, caller)
             except Exception:
                 pass
+            _cs.self_time(time.perf_counter_ns() - t1 + t0 - t_enter)
 
     compile.__wrapped__ = original
     cls.compile = compile

@@ -35,6 +35,7 @@ import json
 import logging
 import re
 import threading
+import time
 
 import compilescope as _cs
 
@@ -244,6 +245,7 @@ class _TraceHandler(logging.Handler):
         self.records = 0
 
     def emit(self, record):
+        t_enter = time.perf_counter_ns()
         md = getattr(record, "metadata", None)
         if not isinstance(md, dict) or not _cs.enabled():
             return
@@ -252,6 +254,7 @@ class _TraceHandler(logging.Handler):
                 self._dispatch(md, getattr(record, "payload", None), _cs.now_ns())
         except Exception:  # recording never breaks the compile
             pass
+        _cs.self_time(time.perf_counter_ns() - t_enter)
 
     def _dispatch(self, md, payload, ts):
         cid, frame = _compile_id(md)

@@ -217,6 +217,7 @@ def _wrap_load(warp, ctx):
         # Pass the call through exactly as made: before 1.9 load() took no block_dim at all.
         if not _cs.enabled():
             return original(self, device, *args, **kwargs)
+        t_enter = time.perf_counter_ns()
         block_dim = kwargs.get("block_dim", args[0] if args else None)
         frame = {"status": None, "elapsed_ns": 0, "compile_ns": 0, "compiles": 0}
         stack = _frames()
@@ -230,11 +231,13 @@ def _wrap_load(warp, ctx):
             failed = True
             raise
         finally:
+            t1 = time.perf_counter_ns()
             stack.pop()
             try:
-                _record(warp, ctx, self, device, block_dim, frame, start_ns, time.perf_counter_ns() - t0, failed)
+                _record(warp, ctx, self, device, block_dim, frame, start_ns, t1 - t0, failed)
             except Exception:
                 pass
+            _cs.self_time(time.perf_counter_ns() - t1 + t0 - t_enter)
 
     load._compilescope = True
     module_cls.load = load
