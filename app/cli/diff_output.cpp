@@ -24,6 +24,8 @@ const char* heading(ChangeKind k) {
     switch (k) {
     case ChangeKind::NewCompile: return "New compiles";
     case ChangeKind::GoneCompile: return "Gone";
+    case ChangeKind::NowReused: return "Now served from a cache";
+    case ChangeKind::NowCompiled: return "Now compiled (was served from a cache)";
     case ChangeKind::NewRecompile: return "More recompiles";
     case ChangeKind::FewerRecompiles: return "Fewer recompiles";
     case ChangeKind::Slower: return "Slower";
@@ -95,7 +97,8 @@ void printDiffJson(std::ostream& out, const TraceDiff& d, const measure::FailOn&
             w.key("head_median_ns").value(static_cast<std::int64_t>(c.headMedianNs));
             w.key("noise_band_ns").value(static_cast<std::int64_t>(c.bandNs)).key("percent").value(c.percent);
         }
-        if (c.kind == ChangeKind::NewCompile || c.kind == ChangeKind::GoneCompile || c.kind == ChangeKind::NewRecompile ||
+        if (c.kind == ChangeKind::NewCompile || c.kind == ChangeKind::GoneCompile || c.kind == ChangeKind::NowReused ||
+            c.kind == ChangeKind::NowCompiled || c.kind == ChangeKind::NewRecompile ||
             c.kind == ChangeKind::FewerRecompiles)
             w.key("base_compiles").value(c.baseCount).key("head_compiles").value(c.headCount);
         if (!c.findingKind.empty()) w.key("finding").value(c.findingKind);

@@ -18,6 +18,8 @@ const char* changeKindName(ChangeKind k) {
     switch (k) {
     case ChangeKind::NewCompile: return "new-compile";
     case ChangeKind::GoneCompile: return "gone";
+    case ChangeKind::NowReused: return "now-reused";
+    case ChangeKind::NowCompiled: return "now-compiled";
     case ChangeKind::NewRecompile: return "new-recompile";
     case ChangeKind::FewerRecompiles: return "fewer-recompiles";
     case ChangeKind::Slower: return "slower";
@@ -55,6 +57,28 @@ std::string identityOf(const engine::CompileEntry& e) {
     return key.empty() ? cache : cache + ": " + key;
 }
 
+// "norm (/home/ci/repo/train.py:12)" -> "norm (train.py:12)": the base and the head of a diff often
+// run from different checkouts, and a function is the same function there.
+std::string withoutDirectories(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    size_t i = 0;
+    while (i < s.size()) {
+        if (s[i] == '/' && (i == 0 || s[i - 1] == '(' || s[i - 1] == ' ' || s[i - 1] == '"' || s[i - 1] == '\'')) {
+            size_t end = i;  // the path runs to the next space, quote or parenthesis
+            while (end < s.size() && s[end] != ' ' && s[end] != ')' && s[end] != '(' && s[end] != '"' && s[end] != '\'' &&
+                   s[end] != ',')
+                ++end;
+            const size_t slash = s.rfind('/', end - 1);
+            out.append(s, slash + 1, end - slash - 1);
+            i = end;
+            continue;
+        }
+        out += s[i++];
+    }
+    return out;
+}
+
 std::int64_t medianOf(const std::vector<std::int64_t>& v) {
     return v.empty() ? 0 : static_cast<std::int64_t>(std::llround(median(v)));
 }
@@ -81,18 +105,28 @@ struct Collector {
             const auto& a = *runs[s];
             // A collector that records a compile as a cache lookup also records its compile (or
             // cache-load) span at the same instant (Numba): one event, counted once, as the lookup.
-            std::set<std::int64_t> lookupStarts;
+            // (A span whose name merely starts a lookup's program, PyTorch's frame "norm" beside the
+            // lookup "norm (t.py:4)", is its own compile: only the other way round is one event.)
+            std::multimap<std::int64_t, const std::string*> lookupStarts;
             for (const auto& e : a.compileIndex.entries)
-                if (e.table == "cache_lookups" && e.startNs) lookupStarts.insert(*e.startNs);
+                if (e.table == "cache_lookups" && e.startNs) lookupStarts.emplace(*e.startNs, &e.name);
+            auto sameEvent = [&](const engine::CompileEntry& e) {
+                if (e.table != "spans" || !e.startNs) return false;
+                auto [lo, hi] = lookupStarts.equal_range(*e.startNs);
+                for (auto it = lo; it != hi; ++it)
+                    if (e.name.rfind(*it->second, 0) == 0) return true;
+                return false;
+            };
             for (const auto& e : a.compileIndex.entries) {
-                if (e.table == "spans" && e.startNs && lookupStarts.count(*e.startNs)) continue;
-                const std::string ident = identityOf(e);
-                const std::string k = e.kind + '\x1f' + e.name + '\x1f' + ident;
+                if (sameEvent(e)) continue;
+                const std::string ident = withoutDirectories(identityOf(e));
+                const std::string name = withoutDirectories(e.name);
+                const std::string k = e.kind + '\x1f' + name + '\x1f' + ident;
                 auto [it, fresh] = byKey.emplace(k, ids.size());
                 if (fresh) {
                     DiffIdentity d;
                     d.kind = e.kind;
-                    d.name = e.name;
+                    d.name = name;
                     d.identity = ident;
                     d.runtime = e.runtime;
                     ids.push_back(std::move(d));
@@ -221,16 +255,29 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
                             std::any_of(d.baseReuses.begin(), d.baseReuses.end(), [](auto v) { return v > 0; });
         const bool inHead = std::any_of(d.headCompiles.begin(), d.headCompiles.end(), [](auto v) { return v > 0; }) ||
                             std::any_of(d.headReuses.begin(), d.headReuses.end(), [](auto v) { return v > 0; });
+        const std::int64_t br = medianOf(d.baseReuses), hr = medianOf(d.headReuses);
+        const std::int64_t saved = medianOf(d.baseCostNs);
+        const std::string savedText = saved > 0 ? ", saves " + util::formatDuration(saved) : "";
         if (inHead && !inBase && hc > 0)
             diff.changes.push_back(
                 change(ChangeKind::NewCompile, subjectOf(d), countText(0, hc, hc == 1 ? "compile" : "compiles"), 0, hc, i));
         else if (inBase && !inHead && bc > 0)
-            diff.changes.push_back(change(ChangeKind::GoneCompile, subjectOf(d), countText(bc, 0, "compiles"), bc, 0, i));
+            diff.changes.push_back(change(ChangeKind::GoneCompile, subjectOf(d), countText(bc, 0, "compiles") + savedText, bc, 0, i));
+        else if (bc > 0 && hc == 0 && hr > 0)
+            diff.changes.push_back(change(ChangeKind::NowReused, subjectOf(d),
+                                          "compiled " + std::to_string(bc) + " -> served from the cache " + std::to_string(hr) +
+                                              savedText,
+                                          bc, 0, i));
+        else if (bc == 0 && br > 0 && hc > 0)
+            diff.changes.push_back(change(ChangeKind::NowCompiled, subjectOf(d),
+                                          "served from the cache " + std::to_string(br) + " -> compiled " + std::to_string(hc), 0,
+                                          hc, i));
     }
     // Recompiles: a name compiled more (or fewer) times per run than before.
     for (const auto& [key, counts] : byName) {
         const std::int64_t bc = medianOf(counts.first), hc = medianOf(counts.second);
-        if (bc == hc || (bc == 0 && hc <= 1) || (hc == 0 && bc <= 1)) continue;  // a plain new or gone compile
+        // A plain new or gone compile, or a warm run (nothing compiled): said per identity above.
+        if (bc == hc || (bc == 0 && hc <= 1) || hc == 0) continue;
         diff.changes.push_back(change(hc > bc ? ChangeKind::NewRecompile : ChangeKind::FewerRecompiles,
                                       key.first + " " + key.second, countText(bc, hc, "compiles per run"), bc, hc));
     }
@@ -290,7 +337,8 @@ FailOn parseFailOn(const std::string& spec) {
 
 bool gates(const DiffChange& c, const FailOn& f) {
     switch (c.kind) {
-    case ChangeKind::NewCompile: return f.newCompile;
+    case ChangeKind::NewCompile:
+    case ChangeKind::NowCompiled: return f.newCompile;  // a compile the base did not pay
     case ChangeKind::NewRecompile: return f.newRecompile;
     case ChangeKind::NewFinding: return f.newFinding;
     case ChangeKind::Slower: return f.slowerPercent && c.percent >= *f.slowerPercent;

@@ -44,6 +44,8 @@ struct DiffIdentity {
 enum class ChangeKind {
     NewCompile,       // compiled in head, never seen in base
     GoneCompile,      // compiled in base, not in head
+    NowReused,        // compiled in base, served from a cache in head (a warm run): its compile time saved
+    NowCompiled,      // served from a cache in base, compiled in head
     NewRecompile,     // a program / module / function compiled more times in head than in base
     FewerRecompiles,  // ... fewer times
     Slower,           // its compile time rose beyond the noise band

@@ -80,7 +80,7 @@ svg.timeline .lane-label{fill:var(--fg)}
 svg.timeline rect:hover{stroke:#111;stroke-width:.6}
 svg.bar .track{fill:#eef1f6}svg.bar .fill{fill:var(--accent)}
 svg.pair .track{fill:#eef1f6}svg.pair .base{fill:#9aa3b2}svg.pair .head{fill:var(--accent)}svg.pair .worse{fill:var(--bad)}
-table.changed td.kind{white-space:nowrap;font-weight:600}table.changed tr[data-kind=new-compile] td.kind,table.changed tr[data-kind=new-recompile] td.kind,table.changed tr[data-kind=slower] td.kind,table.changed tr[data-kind=new-finding] td.kind{color:var(--bad)}table.changed tr[data-kind=resolved-finding] td.kind,table.changed tr[data-kind=faster] td.kind,table.changed tr[data-kind=gone] td.kind,table.changed tr[data-kind=fewer-recompiles] td.kind{color:var(--ok)}
+table.changed td.kind{white-space:nowrap;font-weight:600}table.changed tr[data-kind=new-compile] td.kind,table.changed tr[data-kind=new-recompile] td.kind,table.changed tr[data-kind=slower] td.kind,table.changed tr[data-kind=new-finding] td.kind{color:var(--bad)}table.changed tr[data-kind=resolved-finding] td.kind,table.changed tr[data-kind=faster] td.kind,table.changed tr[data-kind=gone] td.kind,table.changed tr[data-kind=fewer-recompiles] td.kind,table.changed tr[data-kind=now-reused] td.kind{color:var(--ok)}table.changed tr[data-kind=now-compiled] td.kind{color:var(--warn)}
 ul.changes{margin:0;padding-left:16px}
 .before{color:var(--bad);text-decoration:line-through;text-decoration-color:rgba(194,58,43,.4)}
 .after{color:var(--ok);font-weight:600}

@@ -16,6 +16,11 @@ cache state. Each case asserts what the runtime did, read from the traces themse
 - Warp, a module whose second kernel is defined after the first load (head) against one defined
   before (base): head's extra identity of __main__ is a new compile, gated by new-compile; the
   kernel-defined-after-load finding is new.
+- Warp cold against warm (one kernel cache): every module compiled -> served from the cache, nothing
+  new, compiles N -> 0; the option-after-load mistake against its fix: the default-options identity
+  gone with the build time it saves, __main__ compiled 2 -> 1 times, the finding resolved.
+- PyTorch shape recompiles (3, 4, 5, automatic dynamic off) against mark_dynamic: the frame compiled
+  3 -> 1 times, compiles 0/1 and 0/2 gone; diffed the other way, new-recompile fails the gate.
 - Bad input: an unknown --fail-on condition and a missing trace are exit 2 with a message.
 A missing runtime skips, or fails under COMPILESCOPE_REQUIRE_RUNTIMES=1 (runtime_gate.py).
 """
@@ -63,11 +68,51 @@ WARP_BASE = WARP_PRELUDE + WARP_LATE_KERNEL + WARP_LAUNCHES + WARP_SHIFT   # bot
 WARP_HEAD = WARP_PRELUDE + WARP_LAUNCHES + WARP_LATE_KERNEL + WARP_SHIFT   # shift after the first load
 
 
+# The option-after-load mistake and its fix: the same kernel, max_unroll set after the first launch
+# (a second module identity, compiled again) or before it.
+WARP_OPTION_LATE = WARP_PRELUDE + WARP_LAUNCHES + textwrap.dedent("""
+    wp.set_module_options({"max_unroll": 8})
+    wp.launch(scale, dim=8, inputs=[a], device="cpu")
+    wp.synchronize()
+""")
+WARP_OPTION_FIXED = WARP_PRELUDE + 'wp.set_module_options({"max_unroll": 8})\n' + WARP_LAUNCHES + textwrap.dedent("""
+    wp.launch(scale, dim=8, inputs=[a], device="cpu")
+    wp.synchronize()
+""")
+
+# Shape recompiles (sizes 3, 4, 5 with automatic dynamic shapes off) and the same program with the
+# dimension marked dynamic: one compile.
+TORCH_SHAPES = textwrap.dedent("""
+    import torch
+    torch._dynamo.config.automatic_dynamic_shapes = False
+    @torch.compile(backend="eager")
+    def norm(x):
+        return (x - x.mean()) / (x.std() + 1e-6)
+    for n in (3, 4, 5):
+        x = torch.ones(n)
+        MARK
+        norm(x)
+""")
+
+
 def run(argv, expect=None, **kw):
     r = subprocess.run(argv, capture_output=True, text=True, timeout=600, **kw)
     if expect is not None:
         assert r.returncode == expect, (argv, r.returncode, r.stdout[-3000:], r.stderr[-3000:])
     return r
+
+
+def sqlite_rows(trace, sql):
+    import sqlite3
+    db = sqlite3.connect(trace)
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
+def query(trace, sql):
+    return sqlite_rows(trace, sql)[0][0]
 
 
 def record(cs, runtime, source, trace, tmp, env):
@@ -155,6 +200,55 @@ def warp_case(cs, tmp, env):
     print(f"warp: {len(new)} new identity of __main__, the late-kernel finding new")
 
 
+def warp_pairs(cs, tmp, env):
+    # Cold against warm, one kernel cache: every module compiled -> served from the cache, nothing new.
+    wenv = dict(env, WARP_CACHE_PATH=os.path.join(tmp, "warp-cw"))
+    cold = record(cs, "warp", WARP_BASE, os.path.join(tmp, "w_cold.cstrace"), tmp, wenv)
+    warm = record(cs, "warp", WARP_BASE, os.path.join(tmp, "w_warm.cstrace"), tmp, wenv)
+    loads = query(cold, "SELECT count(*) FROM module_loads WHERE result = 1")
+    doc = json.loads(run([cs, "diff", cold, warm, "--json", "--fail-on", "new-compile,new-recompile"], expect=0).stdout)
+    reused = [c for c in doc["changes"] if c["kind"] == "now-reused"]
+    assert len(reused) == loads and all(c["identity"]["kind"] == "module load" for c in reused), doc["changes"]
+    assert all("compiled 1 -> served from the cache 1, saves " in c["detail"] for c in reused), reused
+    assert not [c for c in doc["changes"] if c["kind"] in ("new-compile", "now-compiled", "new-recompile")], doc["changes"]
+    assert doc["compiles"] == {"base": loads, "head": 0}, doc["compiles"]
+
+    # The option set after the first load against the fix: the identity compiled with the default
+    # options is gone, and its build time saved; __main__ compiles once instead of twice.
+    late = record(cs, "warp", WARP_OPTION_LATE, os.path.join(tmp, "w_late.cstrace"),
+                  tmp, dict(env, WARP_CACHE_PATH=os.path.join(tmp, "warp-late")))
+    fixed = record(cs, "warp", WARP_OPTION_FIXED, os.path.join(tmp, "w_fixed.cstrace"),
+                   tmp, dict(env, WARP_CACHE_PATH=os.path.join(tmp, "warp-fixed")))
+    hashes = [h for (h,) in sqlite_rows(late, "SELECT h.str FROM module_loads m JOIN strings h ON h.id = m.hash_sid "
+                                              "JOIN strings n ON n.id = m.name_sid WHERE n.str = '__main__' ORDER BY m.id")]
+    assert len(hashes) == 2 and hashes[0] != hashes[1], hashes
+    doc = json.loads(run([cs, "diff", late, fixed, "--json"], expect=0).stdout)
+    gone = [c for c in doc["changes"] if c["kind"] == "gone"]
+    assert len(gone) == 1 and gone[0]["identity"]["key"].startswith(hashes[0][:7]), (gone, hashes)
+    assert ", saves " in gone[0]["detail"], gone
+    assert any(c["kind"] == "fewer-recompiles" and c["subject"] == "module load __main__" and "2 -> 1" in c["detail"]
+               for c in doc["changes"]), doc["changes"]
+    assert not [c for c in doc["changes"] if c["kind"] == "new-compile"], doc["changes"]
+    assert any(c["kind"] == "resolved-finding" and c["finding"] == "warp.option_set_after_load" for c in doc["changes"]), \
+        doc["changes"]
+    print("warp pairs: cold -> warm all now served from the cache; the late option's identity gone, build time saved")
+
+
+def torch_pair(cs, tmp, env):
+    shapes = record(cs, "torch", TORCH_SHAPES.replace("MARK", "pass"), os.path.join(tmp, "t_shapes.cstrace"), tmp, env)
+    marked = record(cs, "torch", TORCH_SHAPES.replace("MARK", "torch._dynamo.mark_dynamic(x, 0)"),
+                    os.path.join(tmp, "t_marked.cstrace"), tmp, env)
+    doc = json.loads(run([cs, "diff", shapes, marked, "--json", "--fail-on", "new-recompile"], expect=0).stdout)
+    fewer = [c for c in doc["changes"] if c["kind"] == "fewer-recompiles" and c["subject"] == "compile span norm"]
+    assert len(fewer) == 1 and "3 -> 1 compiles per run" in fewer[0]["detail"], doc["changes"]
+    gone = sorted(c["identity"]["key"] for c in doc["changes"] if c["kind"] == "gone" and c["identity"]["kind"] == "compile span")
+    assert gone == ["compile 0/1", "compile 0/2"], doc["changes"]
+    # ... and the gate would have failed the other way round.
+    back = json.loads(run([cs, "diff", marked, shapes, "--json", "--fail-on", "new-recompile"], expect=1).stdout)
+    assert any(c["kind"] == "new-recompile" and c["gated"] for c in back["changes"]), back["changes"]
+    print("torch pair: mark_dynamic removes the two shape recompiles (0/1, 0/2)")
+
+
 def main():
     if os.environ.get("COMPILESCOPE_SANITIZER_BUILD"):
         print("SKIPPED: sanitizer build; the Python collectors are tested in the dev preset")
@@ -168,7 +262,7 @@ def main():
         assert 'unknown --fail-on condition "newer-compile"' in r.stderr, r.stderr
         r = run([cs, "diff", os.path.join(tmp, "none.cstrace"), os.path.join(tmp, "none2.cstrace")], expect=2)
         assert "none.cstrace" in r.stderr, r.stderr
-        for runtime, case in (("numba", numba_cases), ("warp", warp_case)):
+        for runtime, case in (("numba", numba_cases), ("warp", warp_case), ("warp", warp_pairs), ("torch", torch_pair)):
             probe = run([sys.executable, "-c", f"import {runtime}"])
             if probe.returncode != 0:
                 status = max(status, runtime_gate.missing(runtime, (probe.stderr.strip().splitlines() or ["?"])[-1]))
