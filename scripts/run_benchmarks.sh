@@ -19,7 +19,7 @@ mkdir -p "$out"
 
 cmake --preset release -S "$root" >/dev/null
 benches=(bench_collector bench_tef_import bench_invalidation_trees bench_replay bench_trace_writer bench_trace_follow bench_warp_log
-         bench_report bench_build_import bench_ranks)
+         bench_report bench_diff bench_build_import bench_ranks)
 if grep -q '^COMPILESCOPE_BUILD_GUI:BOOL=ON' "$build/CMakeCache.txt" && [ -f "$build/build.ninja" ] &&
    grep -q 'bench_gui_timeline' "$build/build.ninja"; then
   benches+=(bench_gui_timeline bench_gui_ranks)

@@ -10,8 +10,6 @@
 namespace cs::cli {
 
 namespace {
-constexpr size_t kIndexRows = 200000;  // every compile of any trace a person would diff, in full
-
 int runDiff(const std::vector<std::string>& args, CommandIo& io) {
     std::vector<std::string> base, head;
     bool vs = false;
@@ -44,10 +42,7 @@ int runDiff(const std::vector<std::string>& args, CommandIo& io) {
         return usageError(io, "diff", e.what());
     }
     // Unreadable traces are exit 2 (TraceError, handled by the command runner) before anything is compared.
-    const engine::AnalysisOptions options{.compileIndexRows = kIndexRows};
-    measure::Runs baseRuns, headRuns;
-    for (const auto& p : base) baseRuns.push_back(engine::analyseTraceFile(p, options));
-    for (const auto& p : head) headRuns.push_back(engine::analyseTraceFile(p, options));
+    const auto [baseRuns, headRuns] = measure::analyseSides(base, head);
     const measure::TraceDiff d = measure::diffRuns(baseRuns, headRuns);
     if (format == "json") printDiffJson(io.out, d, gate);
     else if (format == "markdown") printDiffMarkdown(io.out, d, gate);

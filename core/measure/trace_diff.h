@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cs::measure {
@@ -79,8 +80,16 @@ struct TraceDiff {
     std::vector<std::pair<std::string, std::string>> baseFindings, headFindings;  // kind, title
 };
 
+// The compile index rows a diff lists in full on each side (AnalysisOptions::compileIndexRows): every
+// compile of any trace a person would diff. `diff` and `report --baseline` analyse with it.
+inline constexpr size_t kDiffIndexRows = 200000;
+
 // Both sides must hold at least one analysis built with compileIndexRows > 0.
 TraceDiff diffRuns(const Runs& base, const Runs& head);
+
+// Opens and analyses every trace of both sides for a diff (kDiffIndexRows), in argument order; an
+// unreadable trace throws its TraceError.
+std::pair<Runs, Runs> analyseSides(const std::vector<std::string>& base, const std::vector<std::string>& head);
 
 // What `diff --fail-on` gates on.
 struct FailOn {

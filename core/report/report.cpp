@@ -282,9 +282,8 @@ std::vector<TraceReport> collectAll(const std::vector<std::string>& tracePaths, 
 ReportOptions withBaseline(const std::vector<std::string>& tracePaths, const ReportOptions& options) {
     ReportOptions o = options;
     if (options.baseline.empty() || tracePaths.empty()) return o;
-    const engine::AnalysisOptions all{.compileIndexRows = 200000};
-    o.baselineDiff = std::make_shared<const measure::TraceDiff>(measure::diffRuns(
-        {engine::analyseTraceFile(options.baseline, all)}, {engine::analyseTraceFile(tracePaths.front(), all)}));
+    const auto [base, head] = measure::analyseSides({options.baseline}, {tracePaths.front()});
+    o.baselineDiff = std::make_shared<const measure::TraceDiff>(measure::diffRuns(base, head));
     return o;
 }
 }  // namespace
