@@ -44,10 +44,14 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     out << "  programs:";
     for (const auto& p : acc.programs) out << " " << p.program << " " << p.compiles << "/" << p.lookups;
     out << " (compiles/lookups)\n";
-    out << "  expected programs: ";
-    if (!acc.expected) out << "not judged (" << acc.derived.basis << ")\n";
-    else if (acc.expectedFromOption) out << *acc.expected << " (--expect-programs; the run's shape gives: " << acc.derived.basis << ")\n";
-    else out << *acc.expected << " (" << acc.derived.basis << ")\n";
+    // A training run's program count means nothing to a Numba, JAX or PyTorch trace: not shown there.
+    if (acc.expected || acc.derived.applies) {
+        out << "  expected programs: ";
+        if (!acc.expected) out << "not judged (" << acc.derived.basis << ")\n";
+        else if (acc.expectedFromOption)
+            out << *acc.expected << " (--expect-programs; the run's shape gives: " << acc.derived.basis << ")\n";
+        else out << *acc.expected << " (" << acc.derived.basis << ")\n";
+    }
     out << "  misses per step:";
     for (const auto& s : acc.series) out << " " << s.step << ":" << s.misses;
     if (acc.series.empty()) out << " (no steps recorded)";

@@ -40,8 +40,10 @@ QString acceptanceVerdictHtml(const TraceDocument& doc) {
                          .arg(doc.analyses->cache->facts.lookups.size())
                          .arg(a.counts.misses)
                          .arg(a.counts.entries);
+    // A training run's program count says nothing about a Numba, JAX or PyTorch trace: left out there.
     QString expected = a.expected ? QStringLiteral("; expected programs %1 (%2)").arg(*a.expected).arg(qs(a.derived.basis).toHtmlEscaped())
-                                  : QStringLiteral("; program count not judged (%1)").arg(qs(a.derived.basis).toHtmlEscaped());
+                       : a.derived.applies ? QStringLiteral("; program count not judged (%1)").arg(qs(a.derived.basis).toHtmlEscaped())
+                                           : QString();
     if (a.passed())
         return QStringLiteral("<b>Acceptance: <span style='color:#2e7d32'>PASS</span></b> — %1%2.").arg(counts, expected);
     QString html = QStringLiteral("<b>Acceptance: <span style='color:#c62828'>FAIL</span></b> — %1%2.").arg(counts, expected);

@@ -125,6 +125,7 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
 
     // The guide's count per process, summed; judged only when every process used one handle.
     std::vector<ExpectedPrograms> perSession;
+    bool anyTraining = handles.empty();
     for (const auto& [sessionId, used] : handles) {
         const auto session = sessionId;  // a plain variable: clang 14 cannot capture a structured binding
         auto n = [&](auto& m) { return static_cast<std::int64_t>(m[session].size()); };
@@ -133,7 +134,9 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
         perSession.push_back(expectedProgramCount({.gradient = n(gradient) > 0, .optimizer = n(optimizer) > 0,
                                                    .validates = n(eval) > 0, .deviceMetricHooks = n(metric),
                                                    .raggedSplits = raggedHere, .otherPrograms = n(other)}));
-        if (n(gradient) + n(optimizer) + n(eval) + n(metric) == 0) {
+        const bool training = n(gradient) + n(optimizer) + n(eval) + n(metric) > 0;
+        anyTraining = anyTraining || training;
+        if (!training) {
             r.derived.judged = false;
             r.derived.basis = "process " + std::to_string(session) +
                               " ran no gradient, optimizer, evaluation or metric program; the expected program count does not apply";
@@ -143,6 +146,7 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
                               "; the acceptance run is one Nitro";
         }
     }
+    r.derived.applies = anyTraining;
     if (r.derived.judged) {
         for (const auto& e : perSession) {
             r.derived.count += e.count;

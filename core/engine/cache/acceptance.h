@@ -58,6 +58,9 @@ struct ExpectedPrograms {
     std::int64_t count = 0;
     std::string basis{};  // "train-only run: gradient + optimizer = 2", ...
     bool judged = true;   // false: several handles in one process, see above
+    // false: no process ran a training program (gradient, optimizer, evaluation, metric), as in a
+    // Numba, JAX or PyTorch trace: the count is a ReactantNitro training run's, and views omit it.
+    bool applies = true;
 };
 
 struct AcceptanceFailure {
