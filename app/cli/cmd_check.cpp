@@ -8,6 +8,7 @@
 #include "core/engine/rank_compare.h"
 #include "core/engine/session_labels.h"
 #include "core/engine/trace_analysis.h"
+#include "core/engine/warp/warp_verdict.h"
 #include "core/trace/reader.h"
 #include "core/util/units.h"
 
@@ -28,9 +29,12 @@ void printVerdict(std::ostream& out, const std::string& label, const engine::Acc
         out << "  " << (r.pass ? "pass " : "FAIL ") << r.rule << " (" << r.scope << "): " << r.detail << "\n";
 }
 
-void printAcceptance(std::ostream& out, const std::string& label, const engine::CacheAnalysis& a) {
+// The replay's account, under the whole verdict: a trace that also loaded Warp modules is judged by
+// their rule too (warp_verdict.h), whose row follows the replay's failures.
+void printAcceptance(std::ostream& out, const std::string& label, const engine::CacheAnalysis& a,
+                     const engine::AcceptanceVerdict& verdict) {
     const auto& acc = a.acceptance;
-    out << "check " << label << ": " << (acc.passed() ? "PASS" : "FAIL") << "\n";
+    out << "check " << label << ": " << (verdict.passes() ? "PASS" : "FAIL") << "\n";
     out << "  replay: lookups " << a.facts.lookups.size() << ", misses " << acc.counts.misses << ", hits "
         << acc.counts.hits << ", entries " << acc.counts.entries;
     if (acc.counts.loads) out << " (" << acc.counts.loads << " loaded from a persistent cache)";
@@ -57,6 +61,9 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     if (acc.series.empty()) out << " (no steps recorded)";
     out << "\n";
     for (const auto& f : acc.failures) out << "  FAIL " << f.rule << ": " << f.reason << "\n";
+    for (const auto& r : verdict.rules)
+        if (r.scope == engine::warp::kModuleRuleScope)
+            out << "  " << (r.pass ? "pass " : "FAIL ") << r.rule << " (" << r.scope << "): " << r.detail << "\n";
 }
 
 void printDivergence(std::ostream& out, const engine::RankDivergence& d) {
@@ -101,7 +108,7 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
         analyses.push_back(engine::analyseTrace(*readers[i], {.acceptance = options}));
         const engine::TraceAnalysis& a = *analyses.back();
         if (a.cache && !a.cache->facts.empty()) {
-            printAcceptance(io.out, labels[i], *a.cache);
+            printAcceptance(io.out, labels[i], *a.cache, a.verdict);
             anyLookups = true;
         } else {
             printVerdict(io.out, labels[i], a.verdict);

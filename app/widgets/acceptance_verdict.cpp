@@ -1,6 +1,7 @@
 #include "acceptance_verdict.h"
 
 #include "app/models/text.h"
+#include "core/engine/warp/warp_verdict.h"
 
 #include <QLabel>
 #include <QScrollArea>
@@ -44,11 +45,17 @@ QString acceptanceVerdictHtml(const TraceDocument& doc) {
     QString expected = a.expected ? QStringLiteral("; expected programs %1 (%2)").arg(*a.expected).arg(qs(a.derived.basis).toHtmlEscaped())
                        : a.derived.applies ? QStringLiteral("; program count not judged (%1)").arg(qs(a.derived.basis).toHtmlEscaped())
                                            : QString();
-    if (a.passed())
-        return QStringLiteral("<b>Acceptance: <span style='color:#2e7d32'>PASS</span></b> — %1%2.").arg(counts, expected);
-    QString html = QStringLiteral("<b>Acceptance: <span style='color:#c62828'>FAIL</span></b> — %1%2.").arg(counts, expected);
+    // The whole verdict's state, as `check` prints it: a trace that also loaded Warp modules is judged
+    // by their rule too, whose row follows the replay's failures.
+    QString html = v.passes() ? QStringLiteral("<b>Acceptance: <span style='color:#2e7d32'>PASS</span></b> — %1%2.").arg(counts, expected)
+                              : QStringLiteral("<b>Acceptance: <span style='color:#c62828'>FAIL</span></b> — %1%2.").arg(counts, expected);
     for (const engine::AcceptanceFailure& f : a.failures)
         html += QStringLiteral("<br>&nbsp;&nbsp;✗ <b>%1</b>: %2").arg(qs(f.rule).toHtmlEscaped(), qs(f.reason).toHtmlEscaped());
+    for (const engine::AcceptanceRule& r : v.rules)
+        if (r.scope == engine::warp::kModuleRuleScope)
+            html += QStringLiteral("<br>&nbsp;&nbsp;%1 <b>%2</b> (%3): %4")
+                        .arg(r.pass ? QStringLiteral("✓") : QStringLiteral("✗"), qs(r.rule).toHtmlEscaped(),
+                             qs(r.scope).toHtmlEscaped(), qs(r.detail).toHtmlEscaped());
     return html;
 }
 

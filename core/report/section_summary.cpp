@@ -147,8 +147,8 @@ void renderVerdict(HtmlBuilder& h, const Summary& s) {
     const bool pass = s.verdict.state == engine::VerdictState::Pass;
     h.open("div", {{"class", pass ? "verdict pass" : "verdict fail"}, {"data-verdict", pass ? "pass" : "fail"}});
     h.leaf("strong", pass ? "Acceptance: PASS" : "Acceptance: FAIL");
-    h.leaf("span", pass ? " - no program compiled twice, no recompile after the first step."
-                        : " - at least one rule of the acceptance check is broken.");
+    // The rules are the trace's own (a program cache's, a function's, a Warp module's): named below.
+    h.leaf("span", pass ? " - every rule below holds." : " - at least one rule below is broken.");
     h.close();
     openTable(h, {{"class", "rules"}}, {"rule", "scope", "verdict", "detail"});
     for (const auto& a : s.verdict.rules) {

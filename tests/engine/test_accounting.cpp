@@ -128,3 +128,15 @@ TEST(UserLanguage, NoSeedInTheDemosOutputs) {
         EXPECT_EQ(at, std::string::npos) << "\"" << word << "\" in: ..." << all.substr(at == std::string::npos ? 0 : (at > 80 ? at - 80 : 0), 160);
     }
 }
+
+// A trace with both program-cache lookups and Warp module loads (the demo) is judged by both: check
+// prints the replay's account and then the Warp rule's row, under a FAIL header either can cause.
+TEST(Accounting, CheckOnLookupsAndModulesShowsTheWarpRuleToo) {
+    auto r = test::runCli({"check", test::sourceDir() + "/resources/demo/demo.cstrace"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_EQ(r.out.rfind("check demo.cstrace: FAIL\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("  replay: lookups "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("FAIL one compiled hash per module (Warp modules): app.filters compiled under 2 hashes on cuda:0"),
+              std::string::npos)
+        << r.out;
+}

@@ -33,7 +33,7 @@ void judgeModules(const ModuleReport& modules, AcceptanceVerdict& v) {
         for (size_t i = 0; i < rebuilt.size() && i < 5; ++i) detail += (i ? "; " : "") + rebuilt[i];
         if (rebuilt.size() > 5) detail += "; and " + std::to_string(rebuilt.size() - 5) + " more";
     }
-    v.rules.push_back({"one compiled hash per module", "Warp modules", rebuilt.empty(), detail});
+    v.rules.push_back({"one compiled hash per module", std::string(kModuleRuleScope), rebuilt.empty(), detail});
     v.source = v.source.empty() || v.state == VerdictState::NotApplicable
                    ? "Warp's module loads: each module's hashes per device and block_dim"
                    : v.source + "; Warp's module loads";

@@ -11,7 +11,12 @@
 #include "core/engine/cache/verdict.h"
 #include "core/engine/warp/warp_modules.h"
 
+#include <string_view>
+
 namespace cs::engine::warp {
+
+// The scope of the rule's row, by which views tell it from the replay's rows.
+inline constexpr std::string_view kModuleRuleScope = "Warp modules";
 
 // Adds the rule "one compiled hash per module" (one row, whole trace) to `v` when the trace loaded modules,
 // and sets v.state from all its rules.
