@@ -2,7 +2,7 @@
 // has replaced before its turn came (a user clicking through spans, or typing a search, wants the
 // answer to the last request only).
 //
-// Why: the GUI thread never touches SQLite (DESIGN.md 2). The row details and the argument search
+// Why: the GUI thread never touches SQLite (docs/architecture.md, Rules). The row details and the argument search
 // both query the trace file; each owns one of these, so a slow search never delays a details pane.
 #pragma once
 

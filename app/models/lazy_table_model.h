@@ -24,7 +24,7 @@ public:
     explicit LazyTableModel(std::vector<Column<Row>> columns, QObject* parent = nullptr)
         : QAbstractTableModel(parent), m_columns(std::move(columns)) {}
 
-    // Swaps the snapshot in (STYLE.md 5), keeping the current sort.
+    // Swaps the snapshot in, keeping the current sort: the model never sees a half-built one.
     void setRows(std::shared_ptr<const std::vector<Row>> rows) {
         const Busy busy(m_busy);
         beginResetModel();

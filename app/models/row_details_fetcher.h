@@ -1,6 +1,6 @@
 // RowDetailsFetcher: reads engine::rowDetails() of a selected row on a thread of its own.
 //
-// Why a thread: the GUI thread never touches SQLite (DESIGN.md 2), and a details pane that waits for
+// Why a thread: the GUI thread never touches SQLite (docs/architecture.md, Rules), and a details pane that waits for
 // a click's query would stutter on a big trace (opening one checks its pages: about 0.7 s at 10M
 // events). Requests run on a LatestRequestThread; only the newest request's answer is published (a
 // user clicking through spans sees the last one). The trace is opened per

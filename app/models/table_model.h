@@ -1,4 +1,4 @@
-// The two generic models every table and tree of the GUI is made of (STYLE.md 6).
+// The two generic models every table and tree of the GUI is made of (one flat table, one tree: every view is one of them).
 //
 // Why templates over immutable snapshots: the engine hands out const vectors and trees computed on a
 // worker thread; a model only maps (row, column) to text, so each view's model is a list of
@@ -68,7 +68,7 @@ public:
     explicit TableModel(std::vector<Column<Row>> columns, QObject* parent = nullptr)
         : QAbstractTableModel(parent), m_columns(std::move(columns)) {}
 
-    // Swaps the snapshot in (STYLE.md 5).
+    // Swaps the snapshot in whole: the view never sees a half-built one.
     void setRows(std::shared_ptr<const std::vector<Row>> rows) {
         beginResetModel();
         m_rows = std::move(rows);

@@ -46,28 +46,11 @@ INSTALL = textwrap.dedent("""
     assert csw.install(), "not recording"
 """)
 
-APP_BODY = textwrap.dedent("""
-    import warp as wp
-    wp.init()
-
-    @wp.kernel
-    def scale(a: wp.array(dtype=float)):
-        i = wp.tid()
-        a[i] = a[i] * 2.0
-
-    a = wp.ones(8, dtype=float, device="cpu")
-    wp.launch(scale, dim=8, inputs=[a], device="cpu")
-
-    @wp.kernel
-    def shift(a: wp.array(dtype=float)):   # defined after __main__ loaded: a new identity
-        i = wp.tid()
-        a[i] = a[i] + 1.0
-
-    wp.launch(shift, dim=8, inputs=[a], device="cpu")
-    wp.synchronize()
-    assert a.numpy()[0] == 3.0
-""")
-APP = INSTALL + APP_BODY
+# The program: the README's Warp example (examples/python/warp_app.py), which defines `shift` after
+# `scale` first loaded module __main__, so __main__ has two identities.
+def app_body(source_dir):
+    with open(os.path.join(source_dir, "examples", "python", "warp_app.py"), encoding="utf-8") as f:
+        return f.read()
 
 
 def run(cmd, env, timeout=600):
@@ -109,13 +92,13 @@ def main():
         app_env = dict(env, WARP_CACHE_PATH=cache, WARP_CACHE_ROOT=cache)
         script = os.path.join(tmp, "app.py")
         with open(script, "w") as f:
-            f.write(APP)
+            f.write(INSTALL + app_body(source_dir))
         cold, warm = os.path.join(tmp, "cold.cstrace"), os.path.join(tmp, "warm.cstrace")
         run([binary, "record", "-o", cold, "--", PYTHON, script], app_env)
         # The warm run installs the collector through `record --warp` instead of install().
         warm_script = os.path.join(tmp, "app_body.py")
         with open(warm_script, "w") as f:
-            f.write(APP_BODY)
+            f.write(app_body(source_dir))
         run([binary, "record", "-o", warm, "--warp", "--", PYTHON, warm_script], app_env)
 
         db = sqlite3.connect(cold)
