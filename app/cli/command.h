@@ -43,6 +43,7 @@ Command modulesCommand();
 Command measureCommand();
 Command compareCommand();
 Command diffCommand();
+Command fixCommand();
 Command watchCommand();
 Command buildReportCommand();
 

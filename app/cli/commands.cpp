@@ -19,6 +19,7 @@ const std::vector<Command>& commands() {
         measureCommand(),
         compareCommand(),
         diffCommand(),
+        fixCommand(),
         watchCommand(),
         buildReportCommand(),
     };

@@ -13,7 +13,10 @@ Each compile becomes one cache lookup in the trace (cache "numba.dispatcher", ve
            makes per overload, are different functions), one component per argument, "type of
            arg 0", "type of arg 1", ... (role type), and the target options (role option), so the replay engine
            names the argument that moved in a recompile, e.g. "type of arg 0: int64 -> float64"
-and one span (category compile) on the calling thread's track. Numba compiles callees and
+and two host components, recorded for display and never compared: "source" (the function's
+``file:line``, where ``compilescope fix`` writes an explicit signature list) and "trigger" (``call``
+when a call with new argument types compiled lazily, ``ahead`` when a signature list or an explicit
+``compile`` did it before any call); and one span (category compile) on the calling thread's track. Numba compiles callees and
 ``@overload`` implementations inside the caller's compile: those spans lie inside the caller's span
 (argument ``nested_in`` names the caller), and the engine counts the time once (the union of compile
 intervals, docs/accounting.md), never inner + outer.
@@ -35,6 +38,7 @@ swallowed and counted by the C library as a drop at most.
     import compilescope.numba
     compilescope.numba.install()   # or: compilescope record --numba -- python script.py
 """
+import sys
 import threading
 import time
 
@@ -61,17 +65,27 @@ def _arg_types(sig):
         return [str(a) for a in sig] if isinstance(sig, tuple) else [str(sig)]
 
 
-def _key(dispatcher, sig, with_dispatcher=True):
+def _source(dispatcher):
+    code = getattr(getattr(dispatcher, "py_func", None), "__code__", None)
+    return "%s:%d" % (code.co_filename, code.co_firstlineno) if code is not None else None
+
+
+def _key(dispatcher, sig, with_dispatcher=True, trigger=None):
     key = [("dispatcher", _cs.ROLE_FUNCTION, None, "0x%x" % id(dispatcher))] if with_dispatcher else []
     for i, t in enumerate(_arg_types(sig)):
         key.append(("type of arg %d" % i, _cs.ROLE_TYPE, None, t))
     options = getattr(dispatcher, "targetoptions", None) or {}
     for name in sorted(options):
         key.append((name, _cs.ROLE_OPTION, None, repr(options[name])))
+    source = _source(dispatcher)
+    if with_dispatcher and source is not None:
+        key.append(("source", _cs.ROLE_HOST, None, source))
+    if with_dispatcher and trigger is not None:
+        key.append(("trigger", _cs.ROLE_HOST, None, trigger))
     return key
 
 
-def _record(dispatcher, sig, start_ns, dur_ns, hit, failed=None, caller=None):
+def _record(dispatcher, sig, start_ns, dur_ns, hit, failed=None, caller=None, trigger=None):
     program = _program_name(dispatcher)
     name = "%s%s" % (program, sig)
     _cs.span_complete(_cs.CAT_CACHE_LOAD if hit else _cs.CAT_COMPILE, name, start_ns, dur_ns)
@@ -85,7 +99,7 @@ def _record(dispatcher, sig, start_ns, dur_ns, hit, failed=None, caller=None):
         _cs.cache_lookup("numba.disk_cache", program, _cs.VERDICT_HIT, key=_key(dispatcher, sig, False),
                          ts_ns=start_ns)
         return
-    _cs.cache_lookup("numba.dispatcher", program, _cs.VERDICT_MISS, key=_key(dispatcher, sig),
+    _cs.cache_lookup("numba.dispatcher", program, _cs.VERDICT_MISS, key=_key(dispatcher, sig, trigger=trigger),
                      handle="%s@%x" % (program, id(dispatcher)), compile_ns=dur_ns, ts_ns=start_ns)
 
 
@@ -116,6 +130,10 @@ def install():
         t_enter = time.perf_counter_ns()
         if not _cs.enabled() or _already_compiled(self, sig):
             return original(self, sig)  # an existing overload: Numba returns it without compiling
+        try:  # Numba's lazy path is Dispatcher._compile_for_args; a signature list calls compile directly
+            trigger = "call" if sys._getframe(1).f_code.co_name == "_compile_for_args" else "ahead"
+        except Exception:
+            trigger = None
         try:
             hits_before = sum(self._cache_hits.values())
         except Exception:  # a Numba without the counter: everything counts as a compile
@@ -142,7 +160,7 @@ def install():
             names.pop()
             try:
                 hit = failed is None and hits_before is not None and sum(self._cache_hits.values()) > hits_before
-                _record(self, sig, start, dur, hit, failed, caller)
+                _record(self, sig, start, dur, hit, failed, caller, trigger)
             except Exception:
                 pass
             _cs.self_time(time.perf_counter_ns() - t1 + t0 - t_enter)

@@ -12,6 +12,7 @@
 // The churn rules read the cache facts (any runtime whose key components show it); the others read the
 // tagged spans of jit_report.h.
 #include "core/engine/jit/jit_report.h"
+#include "core/engine/jit/numba_findings.h"
 
 #include "core/util/saturating.h"
 
@@ -114,6 +115,15 @@ void churnFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
                 f.fix = "Mark the dimension dynamic before the first call (torch._dynamo.mark_dynamic(x, dim)) or compile "
                         "with torch.compile(dynamic=True); for a parameter set torch._dynamo.config."
                         "force_parameter_static_shapes = False. In JAX, pad or bucket inputs to a few fixed shapes.";
+            } else if (facts.str(std::get<1>(where)) == "jax tracing cache" && facts.str(name).rfind("static argument ", 0) == 0) {
+                f = makeFinding("jit.static_arg_churn", Severity::Warning);
+                f.title = program + ": " + std::to_string(distinct.size()) + " compiles for " + facts.str(name) + " (" + list + ")";
+                f.mechanism = "The argument is static (static_argnums / static_argnames), so its value is part of the "
+                              "compiled key, and it took " + std::to_string(distinct.size()) + " values: each new value "
+                              "traced and compiled the function again.";
+                f.fix = "Drop it from static_argnums / static_argnames so it is traced (one compile for every value) "
+                        "when the function uses it only in array operations; if it drives Python control flow or a "
+                        "shape, keep it static and bound the values it takes.";
             } else {
                 continue;
             }
@@ -227,6 +237,7 @@ std::vector<Finding> jitFindings(const JitReport& report, const CacheAnalysis* c
     if (cache) {
         churnFindings(*cache, out);
         globalStateFindings(*cache, out);
+        for (auto& f : numbaFindings(*cache)) out.push_back(std::move(f));
     }
     unreadWrites(report, cache, out);
     return out;
