@@ -5,6 +5,7 @@
 #include "command.h"
 
 #include "core/engine/cache/rank_divergence.h"
+#include "core/engine/error_verdict.h"
 #include "core/engine/rank_compare.h"
 #include "core/engine/session_labels.h"
 #include "core/engine/trace_analysis.h"
@@ -30,7 +31,8 @@ void printVerdict(std::ostream& out, const std::string& label, const engine::Acc
 }
 
 // The replay's account, under the whole verdict: a trace that also loaded Warp modules is judged by
-// their rule too (warp_verdict.h), whose row follows the replay's failures.
+// their rule too (warp_verdict.h), whose row follows the replay's failures, as are [error] findings
+// (error_verdict.h).
 void printAcceptance(std::ostream& out, const std::string& label, const engine::CacheAnalysis& a,
                      const engine::AcceptanceVerdict& verdict) {
     const auto& acc = a.acceptance;
@@ -62,7 +64,7 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     out << "\n";
     for (const auto& f : acc.failures) out << "  FAIL " << f.rule << ": " << f.reason << "\n";
     for (const auto& r : verdict.rules)
-        if (r.scope == engine::warp::kModuleRuleScope)
+        if (r.scope == engine::warp::kModuleRuleScope || r.scope == engine::kErrorFindingScope)
             out << "  " << (r.pass ? "pass " : "FAIL ") << r.rule << " (" << r.scope << "): " << r.detail << "\n";
 }
 
@@ -142,6 +144,8 @@ Command checkCommand() {
             "Without lookups, the runtime's cache_stats() counters are judged (misses == entries per cache);\n"
             "a trace with neither (an imported Warp log, a Julia printout, a compiler time trace) has\n"
             "nothing to judge: NOT APPLICABLE, exit 0, as the GUI and the report say.\n"
+            "Any [error] finding (a PyTorch recompile-limit hit, lost events, a Warp CPU load race) fails\n"
+            "the check, whatever the rules above say.\n"
             "Exit status: 0 pass or not applicable, 1 fail, 2 unreadable trace or bad usage.\n",
             runCheck};
 }

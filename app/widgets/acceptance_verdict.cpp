@@ -1,6 +1,7 @@
 #include "acceptance_verdict.h"
 
 #include "app/models/text.h"
+#include "core/engine/error_verdict.h"
 #include "core/engine/warp/warp_verdict.h"
 
 #include <QLabel>
@@ -52,7 +53,7 @@ QString acceptanceVerdictHtml(const TraceDocument& doc) {
     for (const engine::AcceptanceFailure& f : a.failures)
         html += QStringLiteral("<br>&nbsp;&nbsp;✗ <b>%1</b>: %2").arg(qs(f.rule).toHtmlEscaped(), qs(f.reason).toHtmlEscaped());
     for (const engine::AcceptanceRule& r : v.rules)
-        if (r.scope == engine::warp::kModuleRuleScope)
+        if (r.scope == engine::warp::kModuleRuleScope || r.scope == engine::kErrorFindingScope)
             html += QStringLiteral("<br>&nbsp;&nbsp;%1 <b>%2</b> (%3): %4")
                         .arg(r.pass ? QStringLiteral("✓") : QStringLiteral("✗"), qs(r.rule).toHtmlEscaped(),
                              qs(r.scope).toHtmlEscaped(), qs(r.detail).toHtmlEscaped());

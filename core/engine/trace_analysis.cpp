@@ -1,5 +1,6 @@
 #include "core/engine/trace_analysis.h"
 #include "core/engine/warp/warp_verdict.h"
+#include "core/engine/error_verdict.h"
 
 #include "core/engine/all_findings.h"
 #include "core/engine/analysis_counters.h"
@@ -89,6 +90,7 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     a->findings = collectFindings(a->cache.get(), a->modules.get(), a->invalidations.get(), &a->losses,
                                   a->cudaPrograms.get(), a->juliaTiming.get(), a->jit.get(), a->build.get());
     dropCrossChecksOfLeftOutRows(a->facts.problems, a->findings);
+    failOnErrorFindings(a->findings, a->verdict);
     if (options.timelineBuckets > 0) {
         control.report(90, "timeline digest");
         a->digest = digestTimeline(reader, a->summary, options.timelineBuckets);
