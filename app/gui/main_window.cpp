@@ -95,6 +95,11 @@ MainWindow::MainWindow(QWidget* parent)
             }
         return QString();
     });
+    m_timeline->plot()->setAnalysesOf([this](int source) {
+        for (int i = 0; i < static_cast<int>(m_docs.size()); ++i)
+            if (timelineSourceOf(i) == source) return m_docs[static_cast<std::size_t>(i)].analyses;
+        return AnalysesPtr();
+    });
 
     auto* bar = addToolBar(QStringLiteral("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));

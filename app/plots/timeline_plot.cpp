@@ -540,10 +540,12 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             if (m.tsNs < t0 || m.tsNs > t1) continue;
             double a = px(row.source, m.tsNs);
             m_lanes->marks = true;
-            QRectF rect(a - 1.5, y->coordToPixel(row.y0) + 1, 3, rowPx - 2);
+            // A miss: a full-height bar labelled "miss"; a hit: a tick in the lower half (category_colors.h).
+            const bool miss = m.flagged > 0;
+            QRectF rect(a - 1.5, y->coordToPixel(row.y0) + (miss ? 1 : rowPx / 2), 3, miss ? rowPx - 2 : rowPx / 2 - 1);
             bool selected = m_selection.source == row.source && m_selection.marks == row.marks && m_selection.mark.rowId == m.rowId;
-            canvas.rect(rect, m.flagged > 0 ? QColor(0xd3, 0x2f, 0x2f) : QColor(0x38, 0x8e, 0x3c), selected ? QColor(Qt::black) : QColor());
-            if (m.flagged > 0) canvas.text(QRectF(a + 3, rect.top(), 60, rect.height()), QStringLiteral("miss"), QColor(0xd3, 0x2f, 0x2f));
+            canvas.rect(rect, lookupColor(miss), selected ? QColor(Qt::black) : QColor());
+            if (miss) canvas.text(QRectF(a + 3, rect.top(), 60, rect.height()), QStringLiteral("miss"), lookupColor(true));
             ++m_lanes->drawn;
         }
     }
@@ -643,9 +645,9 @@ QString TimelinePlot::selectionText() const {
         if (s.mark.count > 1)
             return QStringLiteral("%1 cache lookups (%2 misses) near %3 s\n%4 · %5")
                 .arg(s.mark.count).arg(s.mark.flagged).arg(keyOf(s.source, s.mark.tsNs), 0, 'f', 6).arg(trace, qs(sm.process));
-        return QStringLiteral("cache lookup of %1: %2\nat %3 s · cache_lookups #%4\n%5 · %6")
-            .arg(qs(d.str(s.mark.label)), s.mark.flagged ? QStringLiteral("MISS") : QStringLiteral("hit"))
-            .arg(keyOf(s.source, s.mark.tsNs), 0, 'f', 6).arg(s.mark.rowId).arg(trace, qs(sm.process));
+        return QStringLiteral("cache lookup of %1: %2\nat %3 · lookup #%4\n%5 · %6")
+            .arg(qs(d.str(s.mark.label)), s.mark.flagged ? QStringLiteral("miss") : QStringLiteral("hit"))
+            .arg(secondsText(keyOf(s.source, s.mark.tsNs))).arg(s.mark.rowId).arg(trace, qs(sm.process));
     }
     const engine::TimelineLane& lane = d.lanes[static_cast<std::size_t>(s.lane)];
     const engine::TimelineItem& it = s.item;
@@ -658,10 +660,9 @@ QString TimelinePlot::selectionText() const {
     QString name = qs(d.str(it.name));
     if (lane.source == engine::LaneSource::Spans)
         if (const std::uint32_t detail = d.detailOf(it.rowId)) name += QStringLiteral(": ") + qs(d.str(detail));
-    return QStringLiteral("%1\n%2 · %3 at %4 s\n%5 #%6\n%7")
+    return QStringLiteral("%1\n%2 · %3 at %4\n%5")
         .arg(name, categoryName(it.category), durationText(cs::util::satSub(it.endNs, it.startNs)))
-        .arg(keyOf(s.source, it.startNs), 0, 'f', 6)
-        .arg(QString::fromLatin1(engine::laneSourceTable(lane.source))).arg(it.rowId).arg(where);
+        .arg(secondsText(keyOf(s.source, it.startNs)), where);
 }
 
 QString TimelinePlot::toSvg() const {

@@ -14,6 +14,7 @@
 
 #include <QSet>
 
+#include <functional>
 #include <map>
 #include <unordered_set>
 #include <QStringList>
@@ -91,6 +92,12 @@ public:
     // time and longest names; a lookup's verdict. "" over nothing.
     QString tooltipAt(QPoint pos) const;
     QString tooltipText(const TimelineSelection& s) const;
+    // What the selected row means, from the trace's analysis (engine/row_story.h): for a lookup what
+    // moved and the compile it caused, for a module load its identity, for a compile the lookup that
+    // caused it; each line a sentence. "" when the analysis has nothing to say (or is not loaded).
+    QString storyText(const TimelineSelection& s) const;
+    // Where the analysis of source `source` is (null while it loads): set by the window.
+    void setAnalysesOf(std::function<AnalysesPtr(int source)> of) { m_analysesOf = std::move(of); }
     // The visible window's width as text ("2.13 s", "14.0 µs").
     QString windowText() const;
     // The time axis' zero (Perfetto's movable origin): O on the plot puts it at the selection's start,
@@ -234,6 +241,7 @@ private:
     // Search hits: (source, lane) -> their row ids; looked up per drawn span, so no text is built.
     std::map<std::pair<int, int>, std::unordered_set<std::int64_t>> m_highlights;
     std::size_t m_highlightCount = 0;
+    std::function<AnalysesPtr(int)> m_analysesOf;
     QPoint m_pressPos;
     QPoint m_hoverPos{-1, -1};  // last mouse position over the plot; (-1, -1) when outside
 };

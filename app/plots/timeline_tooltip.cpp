@@ -4,9 +4,12 @@
 
 #include "time_axis.h"
 #include "app/models/text.h"
+#include "core/engine/row_story.h"
 #include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
+
+#include <optional>
 
 namespace cs::gui {
 
@@ -26,6 +29,28 @@ QString outcomeOf(int category) {
 
 QString TimelinePlot::tooltipAt(QPoint pos) const { return tooltipText(hitAt(pos)); }
 
+QString TimelinePlot::storyText(const TimelineSelection& s) const {
+    if (!s.valid() || !m_analysesOf) return {};
+    const AnalysesPtr a = m_analysesOf(s.source);
+    if (!a || !a->trace) return {};
+    const engine::TimelineData& d = *m_sources[static_cast<std::size_t>(s.source)].data;
+    std::optional<engine::RowStory> story;
+    if (s.lane < 0 && s.mark.count == 1) {
+        story = engine::lookupStory(*a->trace, s.mark.rowId);
+    } else if (s.lane >= 0 && s.item.count == 1) {
+        const engine::TimelineLane& lane = d.lanes[static_cast<std::size_t>(s.lane)];
+        const std::int64_t off = d.clocks.offsetOf(lane.sessionId);
+        if (lane.source == engine::LaneSource::ModuleLoads) story = engine::moduleLoadStory(*a->trace, s.item.rowId);
+        else if (lane.source == engine::LaneSource::LookupCompiles) story = engine::lookupStory(*a->trace, s.item.rowId);
+        else if (s.item.category == CS_CAT_COMPILE)
+            story = engine::compileCauseStory(*a->trace, lane.sessionId, s.item.startNs - off, s.item.endNs - off);
+    }
+    if (!story) return {};
+    QString text = qs(story->headline);
+    for (const std::string& line : story->lines) text += QLatin1Char('\n') + qs(line);
+    return text;
+}
+
 QString TimelinePlot::tooltipText(const TimelineSelection& s) const {
     if (!s.valid()) return {};
     const engine::TimelineData& d = *m_sources[static_cast<std::size_t>(s.source)].data;
@@ -36,9 +61,10 @@ QString TimelinePlot::tooltipText(const TimelineSelection& s) const {
             return QStringLiteral("%1 cache lookups, %2 misses, %3 hits\nfrom %4\n%5")
                 .arg(s.mark.count).arg(s.mark.flagged).arg(s.mark.count - s.mark.flagged)
                 .arg(at(s.mark.tsNs), qs(sm.process));
-        return QStringLiteral("cache lookup of %1\noutcome: %2\n%3\n%4")
-            .arg(qs(d.str(s.mark.label)), s.mark.flagged ? QStringLiteral("miss") : QStringLiteral("hit"), at(s.mark.tsNs),
-                 qs(sm.process));
+        const QString story = storyText(s);
+        return QStringLiteral("cache lookup of %1, %2\n%3\n%4")
+            .arg(qs(d.str(s.mark.label)), at(s.mark.tsNs),
+                 story.isEmpty() ? (s.mark.flagged ? QStringLiteral("miss") : QStringLiteral("hit")) : story, qs(sm.process));
     }
     const engine::TimelineLane& lane = d.lanes[static_cast<std::size_t>(s.lane)];
     const engine::TimelineItem& it = s.item;
@@ -58,8 +84,10 @@ QString TimelinePlot::tooltipText(const TimelineSelection& s) const {
     }
     QString text = QStringLiteral("%1\n%2, %3 %4").arg(qs(d.str(it.name)), categoryName(it.category),
                                                        nsText(cs::util::satSub(it.endNs, it.startNs)), at(it.startNs));
+    const QString story = storyText(s);
     const QString outcome = outcomeOf(it.category);
     if (!outcome.isEmpty()) text += QStringLiteral("\noutcome: ") + outcome;
+    if (!story.isEmpty()) text += QLatin1Char('\n') + story;
     return text + QLatin1Char('\n') + where;
 }
 

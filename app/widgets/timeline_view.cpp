@@ -42,7 +42,7 @@ QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
 TimelineView::TimelineView(QWidget* parent)
     : QWidget(parent), m_plot(new TimelinePlot(this)), m_details(new QPlainTextEdit(this)), m_tabs(new QTabWidget(this)),
       m_fetcher(new RowDetailsFetcher(this)), m_follow(new QCheckBox(QStringLiteral("Follow selection"), this)),
-      m_status(new QLabel(this)) {
+      m_status(new QLabel(this)), m_raw(new QCheckBox(QStringLiteral("Raw"), this)) {
     auto* tools = new QHBoxLayout;
     auto* fit = button(QStringLiteral("Fit all"), QStringLiteral("Show every lane and the whole time range (0)"), this);
     auto* in = button(QStringLiteral("Zoom in"), QStringLiteral("Zoom in (W, or the mouse wheel)"), this);
@@ -67,11 +67,12 @@ TimelineView::TimelineView(QWidget* parent)
     connect(m_plot, &TimelinePlot::selectionChanged, this, &TimelineView::showSelection);
     connect(m_fetcher, &RowDetailsFetcher::ready, this, [this](int request, std::shared_ptr<const engine::RowDetails> d) {
         if (request != m_fetcher->latest()) return;
-        QString text = m_plot->selectionText() + QStringLiteral("\n");
-        for (const engine::DetailField& f : d->fields) text += QStringLiteral("\n%1: %2").arg(qs(f.key), qs(f.value));
-        m_details->setPlainText(text);
+        m_row = std::move(d);
+        renderDetails();
         m_detailsComplete = true;
     });
+    m_raw->setToolTip(QStringLiteral("Show the stored columns of the selected row as they are in the trace"));
+    connect(m_raw, &QCheckBox::toggled, this, &TimelineView::renderDetails);
     connect(m_fetcher, &RowDetailsFetcher::failed, this, [this](int request, const QString& message) {
         if (request != m_fetcher->latest()) return;
         m_details->setPlainText(m_plot->selectionText() + QStringLiteral("\n\ndetails unavailable: ") + message);
@@ -110,7 +111,12 @@ TimelineView::TimelineView(QWidget* parent)
     };
     connect(m_openInCache, &QToolButton::clicked, this, open);
     connect(m_plot, &TimelinePlot::selectionActivated, this, open);
-    m_tabs->setCornerWidget(m_openInCache, Qt::TopRightCorner);
+    auto* corner = new QWidget(this);
+    auto* cornerLayout = new QHBoxLayout(corner);
+    cornerLayout->setContentsMargins(0, 0, 0, 0);
+    cornerLayout->addWidget(m_openInCache);
+    cornerLayout->addWidget(m_raw);
+    m_tabs->setCornerWidget(corner, Qt::TopRightCorner);
     m_tabs->addTab(m_details, QStringLiteral("Details"));
     m_tabs->addTab(rangePage, QStringLiteral("Range"));
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -133,8 +139,24 @@ TimelineView::TimelineView(QWidget* parent)
     layout->addWidget(split, 1);
 }
 
+void TimelineView::renderDetails() {
+    const TimelineSelection& s = m_plot->selection();
+    QString text = m_plot->selectionText();
+    if (const QString story = m_plot->storyText(s); !story.isEmpty()) text += QStringLiteral("\n\n") + story;
+    if (m_row && !m_row->words.empty()) {
+        text += QLatin1Char('\n');
+        for (const engine::DetailField& f : m_row->words) text += QStringLiteral("\n%1: %2").arg(qs(f.key), qs(f.value));
+    }
+    if (m_row && m_raw->isChecked()) {
+        text += QStringLiteral("\n\nraw row: %1 #%2").arg(qs(m_row->table)).arg(m_row->rowId);
+        for (const engine::DetailField& f : m_row->fields) text += QStringLiteral("\n%1: %2").arg(qs(f.key), qs(f.value));
+    }
+    m_details->setPlainText(text);
+}
+
 void TimelineView::showSelection() {
-    m_details->setPlainText(m_plot->selectionText());
+    m_row.reset();
+    renderDetails();
     m_tabs->setCurrentWidget(m_details);
     const TimelineSelection& s = m_plot->selection();
     m_openInCache->setVisible(s.valid() && s.lane < 0 && s.mark.count == 1);
@@ -225,7 +247,9 @@ void TimelineView::updateStatus() {
     };
     for (int c : m_plot->lastPaintCategories()) legend += chip(categoryColor(c), categoryName(c));
     if (m_plot->lastPaintMarks())
-        legend += chip(QColor(0xd3, 0x2f, 0x2f), QStringLiteral("cache miss")) + chip(QColor(0x38, 0x8e, 0x3c), QStringLiteral("cache hit"));
+        legend += QStringLiteral("<span style='color:%1'>&#9646;</span>&nbsp;cache miss (labelled)&nbsp;&nbsp; "
+                                 "<span style='color:%2'>&#9662;</span>&nbsp;cache hit (short tick)&nbsp;&nbsp; ")
+                      .arg(lookupColor(true).name(), lookupColor(false).name());
     if (legend != m_legendHtml) {
         m_legendHtml = legend;
         m_legend->setText(legend);
@@ -236,6 +260,13 @@ QStringList TimelineView::legendEntries() const {
     QStringList out;
     for (int c : m_plot->lastPaintCategories()) out << categoryName(c);
     if (m_plot->lastPaintMarks()) out << QStringLiteral("cache miss") << QStringLiteral("cache hit");
+    return out;
+}
+
+QList<QColor> TimelineView::legendColors() const {
+    QList<QColor> out;
+    for (int c : m_plot->lastPaintCategories()) out << categoryColor(c);
+    if (m_plot->lastPaintMarks()) out << lookupColor(true) << lookupColor(false);
     return out;
 }
 

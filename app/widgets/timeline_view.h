@@ -3,10 +3,17 @@
 
 #include "app/plots/timeline_plot.h"
 
+#include <QColor>
+#include <QList>
 #include <QStringList>
 #include <QWidget>
 
 #include <functional>
+#include <memory>
+
+namespace cs::engine {
+struct RowDetails;
+}
 
 class QCheckBox;
 class QLabel;
@@ -39,7 +46,10 @@ public:
     void setTracePath(std::function<QString(int source)> path) { m_tracePath = std::move(path); }
     QString statusText() const;
     // The legend's entries, as drawn above the plot ("compile", "cache load", "cache miss", ...).
-    QStringList legendEntries() const;  // the toolbar's "N items drawn · window 2.13 s"
+    QStringList legendEntries() const;
+    QList<QColor> legendColors() const;  // each entry's colour, in the same order
+    // The Details tab's "Raw" toggle: the stored columns as they are, below the words.
+    QCheckBox* rawToggle() const { return m_raw; }
     // What the open traces are missing (loss_banner.h): shown above the plot, hidden when "".
     void setLossText(const QString& text);
     QString lossBanner() const;
@@ -62,6 +72,7 @@ private:
     void showHitLabel();  // "match i of n for ..." for the current hit
     void updateStatus();
     void showSelection();
+    void renderDetails();  // the selection in words (and raw with the toggle) into the Details tab
     void showRange();
     TimelinePlot* m_plot;
     QPlainTextEdit* m_details;
@@ -82,6 +93,8 @@ private:
     QCheckBox* m_follow;
     QLabel* m_status;
     QLabel* m_loss = nullptr;
+    QCheckBox* m_raw;
+    std::shared_ptr<const engine::RowDetails> m_row;  // the selected row as read, null until it arrives
 };
 
 }  // namespace cs::gui

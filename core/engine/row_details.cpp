@@ -1,5 +1,6 @@
 #include "core/engine/row_details.h"
 
+#include "core/engine/timeline/timeline_data.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/sqlite_util.h"
@@ -23,6 +24,39 @@ std::string cellText(sqlite3_stmt* st, int i) {
     case SQLITE_FLOAT: return std::to_string(sqlite3_column_double(st, i));
     default: return trace::colText(st, i);
     }
+}
+
+std::string humanKey(std::string key) {
+    for (char& c : key)
+        if (c == '_') c = ' ';
+    return key;
+}
+
+bool isTimestamp(std::string_view name) { return name == "start_ns" || name == "ts_ns" || name == "end_ns"; }
+
+// A column as a user reads it (RowDetails::words); false when it says nothing to them.
+bool wordsOf(const trace::TraceReader& reader, const trace::ColumnDef& c, sqlite3_stmt* st, int col, DetailField& out) {
+    if (sqlite3_column_type(st, col) == SQLITE_NULL || isTimestamp(c.name) || c.name == "track_id") return false;
+    const std::int64_t v = trace::colInt(st, col);
+    if (c.name == "session_id") {
+        out = {"process", sessionLabel(reader, v)};
+    } else if (endsWith(c.name, "_id") || c.name == "ordinal") {
+        return false;
+    } else if (endsWith(c.name, "_sid")) {
+        out = {humanKey(std::string(c.name.substr(0, c.name.size() - 4))), reader.str(v)};
+        if (out.value.empty()) return false;
+    } else if (c.doc.substr(0, 5) == "enum ") {
+        std::string_view type = c.doc.substr(5);
+        out = {humanKey(std::string(c.name)), std::string(trace::enumName(type.substr(0, type.find_first_of(" :;,")), static_cast<int>(v)))};
+    } else if (endsWith(c.name, "_ns")) {
+        const std::string_view stem = c.name.substr(0, c.name.size() - 3);
+        out = {stem == "dur" ? std::string("duration") : humanKey(std::string(stem)) + " time", util::formatDuration(v)};
+    } else if (endsWith(c.name, "_bytes")) {
+        out = {humanKey(std::string(c.name.substr(0, c.name.size() - 6))) + " size", util::formatBytes(v)};
+    } else {
+        out = {humanKey(std::string(c.name)), cellText(st, col)};
+    }
+    return true;
 }
 
 // Children of a row: (table, query, how each child row becomes a field).
@@ -71,12 +105,13 @@ RowDetails rowDetails(const trace::TraceReader& reader, std::string_view table, 
         std::string key(c.name), value;
         const bool null = sqlite3_column_type(st.get(), col) == SQLITE_NULL;
         if (c.name == "id") continue;
+        if (DetailField w; wordsOf(reader, c, st.get(), col, w)) out.words.push_back(std::move(w));
         if (endsWith(c.name, "_sid")) {
             key = key.substr(0, key.size() - 4);
             value = null ? "(none)" : reader.str(trace::colInt(st.get(), col));
         } else if (!null && c.doc.substr(0, 5) == "enum ") {
             std::string_view type = c.doc.substr(5);
-            type = type.substr(0, type.find_first_of(" ;,"));
+            type = type.substr(0, type.find_first_of(" :;,"));
             value = std::string(trace::enumName(type, static_cast<int>(trace::colInt(st.get(), col)))) + " (" +
                     std::to_string(trace::colInt(st.get(), col)) + ")";
         } else if (!null && endsWith(c.name, "dur_ns")) {
@@ -92,7 +127,10 @@ RowDetails rowDetails(const trace::TraceReader& reader, std::string_view table, 
         if (child.parent != out.table) continue;
         trace::Statement q(reader.db(), child.sql);
         q.bind(1, rowId);
-        while (q.step()) out.fields.push_back({cellText(q.get(), 0), cellText(q.get(), 1)});
+        while (q.step()) {
+            out.fields.push_back({cellText(q.get(), 0), cellText(q.get(), 1)});
+            out.words.push_back(out.fields.back());
+        }
     }
     return out;
 }

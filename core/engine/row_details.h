@@ -7,6 +7,10 @@
 // up without code here); string ids are resolved, enum codes named (the schema's "enum X" doc), times
 // given in ns with their duration; then the row's children (arguments, options, kernels, inputs,
 // key components). The table name is checked against the schema; the row id is bound.
+// Two renderings: `fields`, the stored columns as they are (the details pane's "Raw" toggle), and
+// `words`, the same facts as a user reads them (issue 39): enum names without their codes,
+// durations and sizes in units, the process by its label, no ids, no empty columns, no raw
+// timestamps (the pane's first line already says when).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +32,7 @@ struct RowDetails {
     std::string table;
     std::int64_t rowId = 0;
     std::vector<DetailField> fields;  // empty when the row does not exist
+    std::vector<DetailField> words;   // the readable rendering, then the row's children
     std::string value(std::string_view key) const;  // "" when absent (tests)
 };
 

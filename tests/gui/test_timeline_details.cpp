@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QTest>
+#include <QCheckBox>
 #include <QToolButton>
 
 #include <map>
@@ -47,6 +48,44 @@ protected:
         if (!cs::test::waitFor([&] { return window->timeline()->detailsComplete(); }, 10000)) return QStringLiteral("(timed out)");
         return window->timeline()->details();
     }
+    // An NVRTC program saxpy.cu (250 ms, three options, 4 KiB of output) and an nvJitLink link of its PTX.
+    void openNvrtcTrace() {
+        using namespace cs::trace;
+        const std::string path = dir.file("nvrtc.cstrace");
+        {
+            TraceWriter w(path);
+            auto ses = w.addSession({.pid = 7, .runtime = w.intern("nvrtc"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 0});
+            auto prog = w.addCudaProgram({.sessionId = ses, .api = CS_CUDA_NVRTC, .startNs = 1000, .durNs = 250'000'000,
+                                          .name = w.intern("saxpy.cu"), .sourceDigest = w.intern("d41d8cd9"), .result = 0,
+                                          .logBytes = 0, .outputBytes = 4096});
+            const char* options[] = {"--gpu-architecture=compute_90", "-default-device", "--std=c++17"};
+            for (int i = 0; i < 3; ++i) w.addCudaProgramOption({.programId = prog, .ordinal = i, .option = w.intern(options[i])});
+            auto link = w.addCudaProgram({.sessionId = ses, .api = CS_CUDA_NVJITLINK, .startNs = 300'000'000, .durNs = 50'000'000,
+                                          .name = w.intern("link")});
+            w.addCudaProgramInput({.programId = link, .ordinal = 0, .kind = w.intern("ptx"), .name = w.intern("saxpy.ptx"), .bytes = 2048});
+            w.finalize();
+        }
+        open(path);
+    }
+    // Selects the single cache-lookup mark at `tsNs` (trace time) and waits for its details.
+    QString detailsOfLookupAt(std::int64_t tsNs, TimelineSelection* out = nullptr) {
+        for (std::size_t m = 0; m < data().marks.size(); ++m) {
+            std::vector<cs::engine::MarkItem> marks;
+            data().marks[m].lookups.query(data().minNs, data().maxNs + 1, 1, marks);
+            for (const cs::engine::MarkItem& it : marks) {
+                if (it.tsNs != tsNs || it.count != 1) continue;
+                TimelineSelection s;
+                s.source = 0;
+                s.marks = static_cast<int>(m);
+                s.mark = it;
+                if (out) *out = s;
+                plot()->select(s, false);
+                if (!cs::test::waitFor([&] { return window->timeline()->detailsComplete(); }, 10000)) return QStringLiteral("(timed out)");
+                return window->timeline()->details();
+            }
+        }
+        return QStringLiteral("(no lookup at %1)").arg(tsNs);
+    }
 };
 }  // namespace
 
@@ -56,6 +95,7 @@ TEST_F(TimelineDetailsTest, AWarpLoadShowsEveryStoredColumnItsOptionsAndKernels)
     ASSERT_GE(lane, 0);
     // The second warp.sim load (hash bbbbbbb, block_dim 128) carries an option; select it.
     std::int64_t rowId = 0;
+    window->timeline()->rawToggle()->setChecked(true);
     const QString d = detailsOfSpan(lane, 1, &rowId);
     const std::string load = std::to_string(rowId);
     // Against the stored row, read here with SQL.
@@ -72,24 +112,10 @@ TEST_F(TimelineDetailsTest, AWarpLoadShowsEveryStoredColumnItsOptionsAndKernels)
 }
 
 TEST_F(TimelineDetailsTest, AnNvrtcProgramShowsItsOptionsAndInputsInOrder) {
-    using namespace cs::trace;
-    const std::string path = dir.file("nvrtc.cstrace");
-    {
-        TraceWriter w(path);
-        auto ses = w.addSession({.pid = 7, .runtime = w.intern("nvrtc"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 0});
-        auto prog = w.addCudaProgram({.sessionId = ses, .api = CS_CUDA_NVRTC, .startNs = 1000, .durNs = 250'000'000,
-                                      .name = w.intern("saxpy.cu"), .sourceDigest = w.intern("d41d8cd9"), .result = 0,
-                                      .logBytes = 0, .outputBytes = 4096});
-        const char* options[] = {"--gpu-architecture=compute_90", "-default-device", "--std=c++17"};
-        for (int i = 0; i < 3; ++i) w.addCudaProgramOption({.programId = prog, .ordinal = i, .option = w.intern(options[i])});
-        auto link = w.addCudaProgram({.sessionId = ses, .api = CS_CUDA_NVJITLINK, .startNs = 300'000'000, .durNs = 50'000'000,
-                                      .name = w.intern("link")});
-        w.addCudaProgramInput({.programId = link, .ordinal = 0, .kind = w.intern("ptx"), .name = w.intern("saxpy.ptx"), .bytes = 2048});
-        w.finalize();
-    }
-    open(path);
+    openNvrtcTrace();
     const int lane = laneFrom(cs::engine::LaneSource::CudaPrograms);
     ASSERT_GE(lane, 0);
+    window->timeline()->rawToggle()->setChecked(true);
     const QString d = detailsOfSpan(lane, 0);
     EXPECT_TRUE(d.startsWith(QStringLiteral("saxpy.cu\n"))) << d.toStdString();
     EXPECT_TRUE(d.contains(QStringLiteral("\noption 1: --gpu-architecture=compute_90\noption 2: -default-device\noption 3: --std=c++17")))
@@ -468,4 +494,117 @@ TEST_F(TimelineDetailsTest, APinnedLaneStaysAtTheTopWhileTheLanesScroll) {
     EXPECT_FALSE(p->lanePinned(0, last));
     EXPECT_EQ(p->pinnedCount(), 0);
     EXPECT_TRUE(p->laneShown(0, last));
+}
+
+// Issue 39: the Details tab speaks in words. A miss says what moved, before and after, and what
+// the compile it caused cost; no enum code, no raw nanoseconds, no raw timestamp; the stored row
+// stays behind the Raw toggle.
+TEST_F(TimelineDetailsTest, AMissIsDetailedInWordsAndTheRawRowIsBehindAToggle) {
+    openDemo();
+    // The demo's third miss: gradient at 6.2 s, its shape moved from 128x64 to 100x64, compiled 1 s.
+    const QString d = detailsOfLookupAt(6200 * demo::kMs);
+    EXPECT_TRUE(d.contains(QStringLiteral("\nmiss: shape of arg 2 moved 128x64 → 100x64; compile 1.00 s\n"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\nprogram gradient in cache Nitro at step 4"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\nverdict: miss\n"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\ncompile time: 1.00 s"))) << d.toStdString();
+    EXPECT_TRUE(d.contains(QStringLiteral("\nprocess: julia pid 100"))) << d.toStdString();
+    for (const char* raw : {"compile_ns", "ts_ns", "session_id", "verdict: ?", "(2)", "cache_lookups"})
+        EXPECT_FALSE(d.contains(QString::fromLatin1(raw))) << raw << " in\n" << d.toStdString();
+    // The raw row, on demand: every stored column with its code.
+    window->timeline()->rawToggle()->setChecked(true);
+    const QString raw = window->timeline()->details();
+    EXPECT_TRUE(raw.startsWith(d)) << raw.toStdString();
+    EXPECT_TRUE(raw.contains(QStringLiteral("\nverdict: miss (%1)").arg(CS_VERDICT_MISS))) << raw.toStdString();
+    EXPECT_TRUE(raw.contains(QStringLiteral("\ncompile_ns: %1").arg(1 * demo::kS))) << raw.toStdString();
+    window->timeline()->rawToggle()->setChecked(false);
+    EXPECT_EQ(window->timeline()->details(), d);
+}
+
+TEST_F(TimelineDetailsTest, AModuleLoadIsDetailedInWords) {
+    openDemo();
+    const int lane = laneFrom(cs::engine::LaneSource::ModuleLoads);
+    ASSERT_GE(lane, 0);
+    const QString second = detailsOfSpan(lane, 1);  // warp.sim compiled under its second hash
+    EXPECT_TRUE(second.contains(QStringLiteral("\nmodule warp.sim compiled in 1.00 s\nhash bbbbbbb, identity 2 of 2\non cuda:0, block_dim 128")))
+        << second.toStdString();
+    EXPECT_TRUE(second.contains(QStringLiteral("\nresult: compiled\n"))) << second.toStdString();
+    EXPECT_TRUE(second.contains(QStringLiteral("\nduration: 1.00 s"))) << second.toStdString();
+    EXPECT_FALSE(second.contains(QStringLiteral("dur_ns"))) << second.toStdString();
+    EXPECT_FALSE(second.contains(QStringLiteral("start_ns"))) << second.toStdString();
+    const QString cached = detailsOfSpan(lane, 2);  // kernels, from the kernel cache
+    EXPECT_TRUE(cached.contains(QStringLiteral("\nmodule kernels loaded from the kernel cache in 100 ms\nhash ccccccc, identity 1 of 1")))
+        << cached.toStdString();
+}
+
+TEST_F(TimelineDetailsTest, AnNvrtcProgramIsDetailedInWords) {
+    openNvrtcTrace();
+    const int lane = laneFrom(cs::engine::LaneSource::CudaPrograms);
+    ASSERT_GE(lane, 0);
+    const QString d = detailsOfSpan(lane, 0);
+    for (const char* words : {"\napi: nvrtc\n", "\nduration: 250 ms\n", "\noutput size: 4.00 KiB\n", "\nsource digest: d41d8cd9\n",
+                              "\nprocess: nvrtc pid 7\n", "\noption 3: --std=c++17"})
+        EXPECT_TRUE(d.contains(QString::fromUtf8(words))) << words << " not in\n" << d.toStdString();
+    for (const char* raw : {"_ns", "_bytes", "_sid", "session_id", "cuda_programs", "api: nvrtc ("})
+        EXPECT_FALSE(d.contains(QString::fromLatin1(raw))) << raw << " in\n" << d.toStdString();
+}
+
+// Issue 39: a lookup whose compile time is known draws that compile as a span, so its cost is seen
+// at "fit all"; one a compile span of its session already covers draws none (the demo's).
+TEST_F(TimelineDetailsTest, ALookupsCompileIsDrawnAsASpan) {
+    using namespace cs::trace;
+    const std::string path = dir.file("nitro.cstrace");
+    constexpr std::int64_t kCompile = 496 * demo::kS;
+    {
+        TraceWriter w(path);
+        auto ses = w.addSession({.pid = 9, .runtime = w.intern("julia"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 0});
+        auto grad = w.intern("gradient"), cache = w.intern("ReactantNitro.program_cache");
+        std::int64_t ts = 1 * demo::kMs;
+        for (int step = 1; step <= 3; ++step) {
+            auto id = w.addCacheLookup({.sessionId = ses, .tsNs = ts, .cache = cache, .program = grad, .verdict = CS_VERDICT_MISS,
+                                        .compileNs = kCompile, .step = step});
+            w.addKeyComponent({.lookupId = id, .ordinal = 0, .name = w.intern("GraphConst hash"), .role = CS_ROLE_GRAPHCONST,
+                               .digest = w.intern("0x100" + std::to_string(step)), .value = w.intern("0x100" + std::to_string(step))});
+            ts += kCompile + 2 * demo::kMs;
+        }
+        w.finalize();
+    }
+    open(path);
+    const int lane = laneFrom(cs::engine::LaneSource::LookupCompiles);
+    ASSERT_GE(lane, 0) << "no lane of lookup compiles";
+    std::vector<cs::engine::TimelineItem> items;
+    data().lanes[static_cast<std::size_t>(lane)].spans.query(data().minNs, data().maxNs + 1, 1, items);
+    ASSERT_EQ(items.size(), 3u);
+    for (const cs::engine::TimelineItem& it : items) {
+        EXPECT_EQ(it.endNs - it.startNs, kCompile);
+        EXPECT_EQ(it.category, CS_CAT_COMPILE);
+    }
+    // At "fit all" the compiles fill the drawn width: the cost is visible, not a tick.
+    plot()->fitAll();
+    QApplication::processEvents();
+    const QPoint a = plot()->pixelOf(0, lane, 0, items[1].startNs), b = plot()->pixelOf(0, lane, 0, items[1].endNs);
+    EXPECT_GT(b.x() - a.x(), plot()->plotArea().width() / 4);
+    // The span is the lookup: its details and tooltip say what moved and what it cost.
+    const QString d = detailsOfSpan(lane, 1);
+    EXPECT_TRUE(d.contains(QStringLiteral("miss: GraphConst hash moved 0x1001 → 0x1002; compile 496 s"))) << d.toStdString();
+    const QString tip = plot()->tooltipAt(plot()->pixelOf(0, lane, 0, (items[1].startNs + items[1].endNs) / 2));
+    EXPECT_TRUE(tip.contains(QStringLiteral("GraphConst hash moved 0x1001 → 0x1002"))) << tip.toStdString();
+    // The demo's lookups each have a compile span already: no second drawing of the same compile.
+    openDemo();
+    EXPECT_LT(laneFrom(cs::engine::LaneSource::LookupCompiles), 0);
+}
+
+// Issue 39: every entry of the legend has its own colour; a compile is not a miss, a cache load not a hit.
+TEST_F(TimelineDetailsTest, TheLegendsColoursAreDistinct) {
+    openDemo();
+    plot()->fitAll();
+    QApplication::processEvents();
+    const QStringList names = window->timeline()->legendEntries();
+    const QList<QColor> colors = window->timeline()->legendColors();
+    ASSERT_EQ(names.size(), colors.size());
+    for (const char* must : {"compile", "cache load", "cache miss", "cache hit"})
+        ASSERT_TRUE(names.contains(QString::fromLatin1(must))) << must << " not in " << names.join(QLatin1Char(',')).toStdString();
+    for (int i = 0; i < colors.size(); ++i)
+        for (int j = i + 1; j < colors.size(); ++j)
+            EXPECT_NE(colors[i], colors[j]) << names[i].toStdString() << " and " << names[j].toStdString() << " share "
+                                             << colors[i].name().toStdString();
 }

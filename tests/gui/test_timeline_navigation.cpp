@@ -6,6 +6,8 @@
 #include "app/plots/time_axis.h"
 #include "app/plots/timeline_plot.h"
 #include "app/widgets/timeline_view.h"
+#include "core/engine/trace_analysis.h"
+#include "core/trace/reader.h"
 #include "core/util/json_reader.h"
 #include "demo_trace_builder.h"
 #include "test_util.h"
@@ -87,7 +89,10 @@ TEST_F(TimelineNavigationTest, TooltipOfASpan) {
     // The first "compile gradient" (1 s .. 4 s) at depth 0 of the main lane.
     const QString tip = p->tooltipAt(p->pixelOf(0, 0, 0, 2500 * demo::kMs));
     const std::int64_t t0 = p->sources()[0].data->minNs;
-    EXPECT_EQ(tip, QStringLiteral("compile gradient\ncompile, 3.00 s at +%1\noutcome: compiled\n%2")
+    // Which lookup caused the compile: the first miss of gradient, at step 1.
+    EXPECT_EQ(tip, QStringLiteral("compile gradient\ncompile, 3.00 s at +%1\noutcome: compiled\n"
+                                  "caused by the miss of gradient at step 1 (lookup #1)\n"
+                                  "why it missed: first compile of gradient in this process\n%2")
                        .arg(secondsText(static_cast<double>(1 * demo::kS - t0) * 1e-9), p->laneLabel(0, 0)))
         << tip.toStdString();
     EXPECT_EQ(p->tooltipAt(QPoint(2, 2)), QString());  // over the axis labels: nothing
@@ -103,9 +108,27 @@ TEST_F(TimelineNavigationTest, TooltipOfACacheLookupNamesItsOutcome) {
     for (std::size_t m = 0; m < d.marks.size(); ++m)
         if (d.marks[m].lookups.size() > 0) marks = static_cast<int>(m);
     ASSERT_GE(marks, 0);
-    const QString tip = p->tooltipAt(p->markPixelOf(0, marks, 1 * demo::kS));
-    EXPECT_TRUE(tip.startsWith(QStringLiteral("cache lookup of gradient\noutcome: miss\nat +"))) << tip.toStdString();
-    EXPECT_TRUE(p->tooltipAt(p->markPixelOf(0, marks, 5 * demo::kS)).contains(QStringLiteral("outcome: hit")));
+    const std::int64_t t0 = d.minNs;
+    const QString first = p->tooltipAt(p->markPixelOf(0, marks, 1 * demo::kS));
+    EXPECT_TRUE(first.startsWith(QStringLiteral("cache lookup of gradient, at +%1\nmiss: first compile of gradient in this process; "
+                                                 "compile 3.00 s\n")
+                                     .arg(secondsText(static_cast<double>(1 * demo::kS - t0) * 1e-9))))
+        << first.toStdString();
+    // Issue 39: the miss at step 4 says what moved, before and after, the compile's cost, what it
+    // was compared with, and the finding it is evidence of (as the engine lists it).
+    const QString tip = p->tooltipAt(p->markPixelOf(0, marks, 6200 * demo::kMs));
+    EXPECT_TRUE(tip.contains(QStringLiteral("\nmiss: shape of arg 2 moved 128x64 → 100x64; compile 1.00 s\n"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("\ncompared with lookup #1 at step 1\n"))) << tip.toStdString();
+    QString finding;
+    const auto analysis = cs::engine::analyseTrace(*cs::trace::TraceReader::open(dir.file("demo.cstrace")));
+    for (const cs::engine::Finding& f : analysis->findings)
+        for (const cs::engine::Evidence& e : f.evidence)
+            if (finding.isEmpty() && e.table == "cache_lookups" && e.rowId == 6) finding = QString::fromStdString(f.title);
+    ASSERT_FALSE(finding.isEmpty()) << "no finding names lookup 6";
+    EXPECT_TRUE(tip.contains(QStringLiteral("\nfinding: ") + finding)) << tip.toStdString();
+    const QString hit = p->tooltipAt(p->markPixelOf(0, marks, 5 * demo::kS));
+    EXPECT_TRUE(hit.contains(QStringLiteral("\nhit: gradient served from ")) && hit.contains(QStringLiteral(", no compile\n")))
+        << hit.toStdString();
 }
 
 TEST_F(TimelineNavigationTest, TooltipOfAFoldCountsItsSpans) {

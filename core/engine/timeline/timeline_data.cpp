@@ -25,6 +25,7 @@ const char* laneSourceTable(LaneSource s) {
     case LaneSource::CudaJit: return "cuda_jit";
     case LaneSource::KernelLaunches: return "kernel_launches";
     case LaneSource::PhaseTimings: return "phase_timings";
+    case LaneSource::LookupCompiles: return "cache_lookups";
     }
     return "spans";
 }
@@ -65,6 +66,8 @@ std::string trackName(int kind, sqlite3_stmt* st, const std::string& name) {
     default: return "thread " + id;
     }
 }
+
+constexpr const char* kLookupCompiles = "compiles (from cache lookups)";
 
 // Builds the lanes while rows stream in; knows sessions and tracks, creates runtime lanes lazily.
 class Builder {
@@ -140,6 +143,7 @@ public:
             marks(trace::colInt(st, 1)).lookups.add(util::satAdd(trace::colInt(st, 2), m_out.clocks.offsetOf(trace::colInt(st, 1))), static_cast<std::uint32_t>(trace::colInt(st, 3)),
                                           trace::colInt(st, 4) == CS_VERDICT_MISS, trace::colInt(st, 0));
         });
+        loadLookupCompiles();
         each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
             marks(trace::colInt(st, 1)).steps.add(util::satAdd(trace::colInt(st, 2), m_out.clocks.offsetOf(trace::colInt(st, 1))),
                                         static_cast<std::uint32_t>(std::max<std::int64_t>(0, trace::colInt(st, 3))), false,
@@ -148,6 +152,22 @@ public:
         m_control.report(95, "indexing");
         finish();
         m_control.report(100, "done");
+    }
+
+    static std::string lookupCompilesWhere() {
+        return " WHERE l.compile_ns > 0 AND NOT EXISTS (SELECT 1 FROM tracks t JOIN spans p ON p.track_id = t.id WHERE t.session_id = "
+               "l.session_id AND p.category = " + std::to_string(CS_CAT_COMPILE) +
+               " AND p.start_ns >= l.ts_ns - l.compile_ns AND p.start_ns < l.ts_ns + l.compile_ns)";
+    }
+    // A lookup's compile time with no compile span of its session near it (a Nitro-style trace that
+    // records compile_ns on the lookup only) becomes a compile span from the lookup on, so the cost is
+    // drawn, not only a tick. A span starting within one compile time either side covers it.
+    void loadLookupCompiles() {
+        each("SELECT l.id, l.session_id, l.ts_ns, l.compile_ns, l.program_sid FROM cache_lookups l" + lookupCompilesWhere(),
+             [&](sqlite3_stmt* st) {
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::LookupCompiles, kLookupCompiles), trace::colInt(st, 2),
+                         util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_COMPILE, trace::colInt(st, 0));
+             });
     }
 
     // loadTimelineOutline (timeline_data.h): lanes and counts from indexes and b-tree pages, no event read.
@@ -208,6 +228,14 @@ public:
                      extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(std::max(trace::colInt(st, 2), trace::colInt(st, 3)), off));
                  });
         }
+        each("SELECT l.session_id, count(*), min(l.ts_ns), max(l.ts_ns + l.compile_ns) FROM cache_lookups l" + lookupCompilesWhere() +
+                 " GROUP BY l.session_id",
+             [&](sqlite3_stmt* st) {
+                 const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
+                 runtimeLane(session, LaneSource::LookupCompiles, kLookupCompiles);
+                 m_out.outlineEvents[session] += static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
+                 extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(trace::colInt(st, 3), off));
+             });
         each("SELECT session_id, count(*), min(ts_ns), max(ts_ns) FROM cache_lookups GROUP BY session_id", [&](sqlite3_stmt* st) {
             const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
             const auto n = static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));

@@ -28,7 +28,9 @@ class TraceReader;
 namespace cs::engine {
 
 // The table a lane's row ids point into.
-enum class LaneSource : std::uint8_t { Spans, ModuleLoads, CudaPrograms, CudaJit, KernelLaunches, PhaseTimings };
+// LookupCompiles: the compile a cache lookup reports (compile_ns) where no compile span of its
+// session covers it, drawn from the lookup's time for that long (issue 39: a cost otherwise only a tick).
+enum class LaneSource : std::uint8_t { Spans, ModuleLoads, CudaPrograms, CudaJit, KernelLaunches, PhaseTimings, LookupCompiles };
 const char* laneSourceTable(LaneSource s);
 
 struct TimelineLane {
