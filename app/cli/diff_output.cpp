@@ -65,6 +65,8 @@ void printDiffText(std::ostream& out, const TraceDiff& d, const measure::FailOn&
         }
         out << (measure::gates(c, gate) ? "  ! " : "    ") << c.subject << ": " << c.detail << "\n";
     }
+    if (!d.notes.empty()) out << "\nAlso:\n";
+    for (const auto& n : d.notes) out << "    " << n << "\n";
     if (const size_t n = gatedCount(d, gate)) out << "\n" << n << " change(s) fail the gate (marked !)\n";
 }
 
@@ -104,6 +106,8 @@ void printDiffJson(std::ostream& out, const TraceDiff& d, const measure::FailOn&
         if (!c.findingKind.empty()) w.key("finding").value(c.findingKind);
         w.endObject();
     }
+    w.endArray().key("notes").beginArray();
+    for (const auto& n : d.notes) w.value(n);
     w.endArray().endObject();
     out << "\n";
 }
@@ -125,6 +129,7 @@ void printDiffMarkdown(std::ostream& out, const TraceDiff& d, const measure::Fai
     for (const auto& c : d.changes)
         out << "| " << (measure::gates(c, gate) ? "❌" : "") << " | " << measure::changeKindName(c.kind) << " | "
             << cell(c.subject) << " | " << cell(c.detail) << " |\n";
+    for (const auto& n : d.notes) out << "\n" << cell(n) << "\n";
 }
 
 void printDiffJunit(std::ostream& out, const TraceDiff& d, const measure::FailOn& gate) {

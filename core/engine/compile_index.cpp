@@ -68,7 +68,8 @@ enum Source { Lookups, Modules, Programs, Jit, Spans };
 
 class Builder {
 public:
-    Builder(const trace::TraceReader& reader, const TraceAnalysis& a) : m_reader(reader), m_a(a) {
+    Builder(const trace::TraceReader& reader, const TraceAnalysis& a, IndexDetail detail)
+        : m_reader(reader), m_a(a), m_detail(detail) {
         for (const SessionSummary& s : a.summary.sessions) m_sessions[s.id] = &s;
         reader.query("SELECT session_id, ts_ns, step FROM steps ORDER BY session_id, ts_ns, id",
                      [&](sqlite3_stmt* st) { m_steps[colInt(st, 0)].push_back({colInt(st, 1), colInt(st, 2)}); });
@@ -137,9 +138,9 @@ public:
         switch (c.source) {
         case Lookups: lookupDetails(c, e); break;
         case Modules: moduleDetails(c, e); break;
-        case Programs: programDetails(e); break;
-        case Jit: jitDetails(e); break;
-        default: spanDetails(e); break;
+        case Programs: m_detail == IndexDetail::Full ? programDetails(e) : leanDetails(m_programs, e); break;
+        case Jit: m_detail == IndexDetail::Full ? jitDetails(e) : leanDetails(m_jit, e); break;
+        default: m_detail == IndexDetail::Full ? spanDetails(e) : leanDetails(m_spans, e); break;
         }
         if (!e.step) e.step = stepAt(c.sessionId, c.startNs);
         return e;
@@ -380,8 +381,65 @@ private:
                            });
     }
 
+
+public:
+    // IndexDetail::Identity: the naming fields of every CUDA program, driver JIT row and compile span,
+    // one query per table instead of several per row.
+    struct LeanRow {
+        std::string kind, name, identity, why;
+        std::optional<std::int64_t> durNs;
+    };
+    using LeanRows = std::map<std::int64_t, LeanRow>;
+
+    void prefetchLean() {
+        m_reader.query("SELECT id, api, dur_ns, name_sid, source_digest_sid, result FROM cuda_programs", [&](sqlite3_stmt* st) {
+            const auto api = colInt(st, 1);
+            LeanRow& r = m_programs[colInt(st, 0)];
+            r.kind = api == CS_CUDA_NVJITLINK ? "nvJitLink link" : api == CS_CUDA_NVCC ? "nvcc compile" : "NVRTC program";
+            r.durNs = colOpt(st, 2);
+            r.name = m_reader.str(colInt(st, 3));
+            if (auto d = colInt(st, 4)) r.identity = "source " + m_reader.str(d);
+            if (auto res = colOpt(st, 5); res && *res != 0) r.why = "failed with result " + std::to_string(*res);
+        });
+        m_reader.query("SELECT id, dur_ns, entry_type, cache_path_sid FROM cuda_jit", [&](sqlite3_stmt* st) {
+            LeanRow& r = m_jit[colInt(st, 0)];
+            r.kind = "driver JIT";
+            r.durNs = colOpt(st, 1);
+            r.name = std::string(trace::enumName("jit_entry", static_cast<int>(colInt(st, 2))));
+            if (auto p = colInt(st, 3)) r.identity = m_reader.str(p);
+        });
+        m_reader.query("SELECT id, dur_ns, name_sid, category FROM spans WHERE category IN (" + std::to_string(CS_CAT_COMPILE) +
+                           ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
+                       [&](sqlite3_stmt* st) {
+                           LeanRow& r = m_spans[colInt(st, 0)];
+                           r.kind = colInt(st, 3) == CS_CAT_COMPILE ? "compile span" : "cache-load span";
+                           r.durNs = colOpt(st, 1);
+                           r.name = m_reader.str(colInt(st, 2));
+                       });
+        // torch.compile's compile id tells two compiles of one frame apart (torchWhy).
+        m_reader.query("SELECT a.span_id, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = 'compile_id'",
+                       [&](sqlite3_stmt* st) {
+                           if (auto it = m_spans.find(colInt(st, 0)); it != m_spans.end())
+                               it->second.identity = "compile " + trace::colText(st, 1);
+                       });
+    }
+
+private:
+    static void leanDetails(const LeanRows& rows, CompileEntry& e) {
+        auto it = rows.find(e.rowId);
+        if (it == rows.end()) return;
+        e.kind = it->second.kind;
+        e.name = it->second.name;
+        e.identity = it->second.identity;
+        e.why = it->second.why;
+        e.durNs = it->second.durNs;
+        e.costNs = e.durNs;
+    }
+
     const trace::TraceReader& m_reader;
     const TraceAnalysis& m_a;
+    const IndexDetail m_detail;
+    LeanRows m_programs, m_jit, m_spans;
     std::map<std::int64_t, const SessionSummary*> m_sessions;
     std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> m_steps;
     std::map<size_t, const MissExplanation*> m_miss;
@@ -391,10 +449,12 @@ private:
 
 }  // namespace
 
-CompileIndex buildCompileIndex(const trace::TraceReader& reader, const TraceAnalysis& analysis, size_t rowLimit) {
+CompileIndex buildCompileIndex(const trace::TraceReader& reader, const TraceAnalysis& analysis, size_t rowLimit,
+                               IndexDetail detail) {
     CompileIndex index;
     index.rowLimit = rowLimit;
-    Builder b(reader, analysis);
+    Builder b(reader, analysis, detail);
+    if (detail == IndexDetail::Identity) b.prefetchLean();
     std::vector<Candidate> all = b.candidates();
     index.total = static_cast<std::int64_t>(all.size());
     for (const Candidate& c : all) ++index.byOutcome[c.outcome];

@@ -76,6 +76,14 @@ struct CompileEntry {
     std::vector<size_t> findings;        // indexes into TraceAnalysis::findings whose evidence names this row
 };
 
+// How much of a listed row to fill in.
+//   Full      everything above: one small indexed query per listed CUDA program, driver JIT row and span
+//             (the report lists a few thousand rows);
+//   Identity  what names the row and its cost (table, kind, name, identity, key, outcome, cost, time,
+//             why for cache lookups and module loads), read in one pass per table: `diff` lists every
+//             compile of two runs, 200,000 rows a side, and per-row queries made that 30 s.
+enum class IndexDetail { Full, Identity };
+
 struct CompileIndex {
     std::vector<CompileEntry> entries;  // the listed rows, in time order
     std::int64_t total = 0;             // every compile and cache event of the trace
@@ -85,7 +93,7 @@ struct CompileIndex {
     std::int64_t find(std::string_view table, std::int64_t rowId) const;
 
 private:
-    friend CompileIndex buildCompileIndex(const trace::TraceReader&, const TraceAnalysis&, size_t);
+    friend CompileIndex buildCompileIndex(const trace::TraceReader&, const TraceAnalysis&, size_t, IndexDetail);
     std::map<std::pair<std::string, std::int64_t>, size_t> m_byRow;
 };
 
@@ -94,6 +102,7 @@ private:
 std::string compileAnchor(std::string_view table, std::int64_t rowId);
 
 // Needs the rest of the analysis (cache replay, module report, findings, compile summary) done.
-CompileIndex buildCompileIndex(const trace::TraceReader& reader, const TraceAnalysis& analysis, size_t rowLimit);
+CompileIndex buildCompileIndex(const trace::TraceReader& reader, const TraceAnalysis& analysis, size_t rowLimit,
+                               IndexDetail detail = IndexDetail::Full);
 
 }  // namespace cs::engine

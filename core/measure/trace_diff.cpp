@@ -1,16 +1,24 @@
 #include "core/measure/trace_diff.h"
 
 #include "core/engine/cache/verdict.h"
+#include "core/engine/build/build_report.h"
 #include "core/engine/compile_index.h"
+#include "core/engine/session_clocks.h"
+#include "core/measure/diff_rows.h"
 #include "core/measure/comparison.h"
+#include "core/trace/reader.h"
+#include "core/util/on_every_core.h"
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 namespace cs::measure {
 
@@ -34,51 +42,6 @@ const char* changeKindName(ChangeKind k) {
 
 namespace {
 
-bool isCompile(engine::CompileOutcome o) {
-    using O = engine::CompileOutcome;
-    return o == O::Miss || o == O::Compiled || o == O::Error;
-}
-
-// A value that names this process's memory, not the program: 0x followed by 6+ hex digits.
-bool isAddress(const std::string& v) {
-    if (v.size() < 8 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X')) return false;
-    return std::all_of(v.begin() + 2, v.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
-}
-
-// The identity of a row that survives a new process (see the header).
-std::string identityOf(const engine::CompileEntry& e) {
-    if (e.table != "cache_lookups") return e.identity;
-    std::string cache = e.identity.substr(0, e.identity.find(", handle "));
-    std::string key;
-    for (const auto& c : e.key) {
-        if (!c.inKey || c.role == "world" || isAddress(c.value)) continue;
-        key += (key.empty() ? "" : "; ") + c.name + " = " + c.value;
-    }
-    return key.empty() ? cache : cache + ": " + key;
-}
-
-// "norm (/home/ci/repo/train.py:12)" -> "norm (train.py:12)": the base and the head of a diff often
-// run from different checkouts, and a function is the same function there.
-std::string withoutDirectories(const std::string& s) {
-    std::string out;
-    out.reserve(s.size());
-    size_t i = 0;
-    while (i < s.size()) {
-        if (s[i] == '/' && (i == 0 || s[i - 1] == '(' || s[i - 1] == ' ' || s[i - 1] == '"' || s[i - 1] == '\'')) {
-            size_t end = i;  // the path runs to the next space, quote or parenthesis
-            while (end < s.size() && s[end] != ' ' && s[end] != ')' && s[end] != '(' && s[end] != '"' && s[end] != '\'' &&
-                   s[end] != ',')
-                ++end;
-            const size_t slash = s.rfind('/', end - 1);
-            out.append(s, slash + 1, end - slash - 1);
-            i = end;
-            continue;
-        }
-        out += s[i++];
-    }
-    return out;
-}
-
 std::int64_t medianOf(const std::vector<std::int64_t>& v) {
     return v.empty() ? 0 : static_cast<std::int64_t>(std::llround(median(v)));
 }
@@ -100,35 +63,27 @@ struct Collector {
     std::vector<DiffIdentity> ids;
     std::map<std::string, size_t> byKey;
 
+    static void addPart(std::vector<std::pair<std::string, std::vector<std::int64_t>>>& parts, const std::string& name,
+                        size_t sample, size_t samples, std::int64_t ns) {
+        auto it = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == name; });
+        if (it == parts.end()) it = parts.insert(parts.end(), {name, {}});
+        it->second.resize(samples, 0);
+        it->second[sample] = util::satAdd(it->second[sample], std::max<std::int64_t>(ns, 0));
+    }
+
     void add(const Runs& runs, bool head) {
         for (size_t s = 0; s < runs.size(); ++s) {
             const auto& a = *runs[s];
-            // A collector that records a compile as a cache lookup also records its compile (or
-            // cache-load) span at the same instant (Numba): one event, counted once, as the lookup.
-            // (A span whose name merely starts a lookup's program, PyTorch's frame "norm" beside the
-            // lookup "norm (t.py:4)", is its own compile: only the other way round is one event.)
-            std::multimap<std::int64_t, const std::string*> lookupStarts;
-            for (const auto& e : a.compileIndex.entries)
-                if (e.table == "cache_lookups" && e.startNs) lookupStarts.emplace(*e.startNs, &e.name);
-            auto sameEvent = [&](const engine::CompileEntry& e) {
-                if (e.table != "spans" || !e.startNs) return false;
-                auto [lo, hi] = lookupStarts.equal_range(*e.startNs);
-                for (auto it = lo; it != hi; ++it)
-                    if (e.name.rfind(*it->second, 0) == 0) return true;
-                return false;
-            };
-            for (const auto& e : a.compileIndex.entries) {
-                if (sameEvent(e)) continue;
-                const std::string ident = withoutDirectories(identityOf(e));
-                const std::string name = withoutDirectories(e.name);
-                const std::string k = e.kind + '\x1f' + name + '\x1f' + ident;
+            for (const DiffRow& r : diffRowsOf(a)) {
+                const std::string k = r.kind + '\x1f' + r.name + '\x1f' + r.identity;
                 auto [it, fresh] = byKey.emplace(k, ids.size());
                 if (fresh) {
                     DiffIdentity d;
-                    d.kind = e.kind;
-                    d.name = name;
-                    d.identity = ident;
-                    d.runtime = e.runtime;
+                    d.kind = r.kind;
+                    d.name = r.name;
+                    d.identity = r.identity;
+                    d.runtime = r.runtime;
+                    d.work = r.work;
                     ids.push_back(std::move(d));
                 }
                 DiffIdentity& d = ids[it->second];
@@ -137,18 +92,19 @@ struct Collector {
                 auto& cost = head ? d.headCostNs : d.baseCostNs;
                 for (auto* v : {&compiles, &reuses, &cost})
                     if (v->size() < runs.size()) v->resize(runs.size(), 0);
-                if (isCompile(e.outcome)) {
+                if (r.compiled) {
                     ++compiles[s];
-                    if (e.costNs) cost[s] += *e.costNs;
+                    if (r.costNs > 0) cost[s] = util::satAdd(cost[s], r.costNs);
+                    for (const auto& [name, ns] : r.parts) addPart(head ? d.headParts : d.baseParts, name, s, runs.size(), ns);
                 } else {
                     ++reuses[s];
                 }
                 std::string& anchor = head ? d.headAnchor : d.baseAnchor;
-                if (anchor.empty()) {
-                    anchor = engine::compileAnchor(e.table, e.rowId);
+                if (anchor.empty() && !r.table.empty()) {
+                    anchor = engine::compileAnchor(r.table, r.rowId);
                     (head ? d.headTrace : d.baseTrace) = a.path;
-                    (head ? d.headTable : d.baseTable) = e.table;
-                    (head ? d.headRow : d.baseRow) = e.rowId;
+                    (head ? d.headTable : d.baseTable) = r.table;
+                    (head ? d.headRow : d.baseRow) = r.rowId;
                 }
             }
         }
@@ -158,9 +114,26 @@ struct Collector {
         for (auto& d : ids) {
             for (auto* v : {&d.baseCompiles, &d.baseReuses, &d.baseCostNs}) v->resize(baseSamples, 0);
             for (auto* v : {&d.headCompiles, &d.headReuses, &d.headCostNs}) v->resize(headSamples, 0);
+            for (auto& [name, v] : d.baseParts) v.resize(baseSamples, 0);
+            for (auto& [name, v] : d.headParts) v.resize(headSamples, 0);
         }
     }
 };
+
+// "; frontend 2.29 s -> 4.60 s, backend 6.76 s -> 6.17 s": which part of a time moved.
+std::string partsText(const DiffIdentity& d) {
+    std::string out;
+    for (const auto& part : d.baseParts) {
+        const std::string& name = part.first;
+        const auto& base = part.second;
+        auto h = std::find_if(d.headParts.begin(), d.headParts.end(), [&](const auto& p) { return p.first == name; });
+        if (h == d.headParts.end()) continue;
+        const std::int64_t b = medianOf(base), hd = medianOf(h->second);
+        if (b == hd) continue;
+        out += (out.empty() ? "; " : ", ") + name + " " + util::formatDuration(b) + " -> " + util::formatDuration(hd);
+    }
+    return out;
+}
 
 void addCostChange(TraceDiff& diff, size_t index) {
     const DiffIdentity& d = diff.identities[index];
@@ -181,7 +154,7 @@ void addCostChange(TraceDiff& diff, size_t index) {
                std::to_string(static_cast<long long>(std::llround(c.percent))) + " %, noise band " +
                util::formatDuration(static_cast<std::int64_t>(m.band)) +
                (m.baseSamples < 2 ? "; one base sample: its spread is unknown, give several traces a side to judge" : "") +
-               ")";
+               ")" + partsText(d);
     c.identity = index;
     diff.changes.push_back(std::move(c));
 }
@@ -203,6 +176,77 @@ DiffChange findingChange(ChangeKind kind, const std::pair<std::string, std::stri
     DiffChange c = change(kind, f.second, f.first);
     c.findingKind = f.first;
     return c;
+}
+
+std::int64_t workDelta(const DiffIdentity& d) { return medianOf(d.headCostNs) - medianOf(d.baseCostNs); }
+
+std::string signedDuration(std::int64_t ns) { return (ns >= 0 ? "+" : "-") + util::formatDuration(ns >= 0 ? ns : -ns); }
+
+// A build's headers and template sets (and Julia's package loads) explain the changes of its files:
+// each kind lists its largest moves, the rest are one note, and a C++ file that got slower or faster
+// names the largest moves of the build beside its own frontend / backend split. (A clang time trace
+// sums a header over every file; which file paid for it is in `build-report`.)
+void explainWork(TraceDiff& diff) {
+    std::map<std::string, std::vector<size_t>> byKind;  // change indexes of work identities
+    for (size_t c = 0; c < diff.changes.size(); ++c)
+        if (const auto& ch = diff.changes[c]; ch.identity && diff.identities[*ch.identity].work)
+            byKind[diff.identities[*ch.identity].kind].push_back(c);
+    std::vector<bool> drop(diff.changes.size(), false);
+    std::vector<size_t> largest;  // of every work kind, for the files' "why"
+    for (auto& [kind, list] : byKind) {
+        std::stable_sort(list.begin(), list.end(), [&](size_t x, size_t y) {
+            return std::llabs(workDelta(diff.identities[*diff.changes[x].identity])) >
+                   std::llabs(workDelta(diff.identities[*diff.changes[y].identity]));
+        });
+        std::int64_t rest = 0;
+        for (size_t k = kWorkChangesListed; k < list.size(); ++k) {
+            drop[list[k]] = true;
+            rest += workDelta(diff.identities[*diff.changes[list[k]].identity]);
+        }
+        if (list.size() > kWorkChangesListed)
+            diff.notes.push_back("and " + std::to_string(list.size() - kWorkChangesListed) + " more " + kind + "s changed (" +
+                                 signedDuration(rest) + ")");
+        for (size_t k = 0; k < list.size() && k < 3; ++k) largest.push_back(list[k]);
+    }
+    std::stable_sort(largest.begin(), largest.end(), [&](size_t x, size_t y) {
+        return std::llabs(workDelta(diff.identities[*diff.changes[x].identity])) >
+               std::llabs(workDelta(diff.identities[*diff.changes[y].identity]));
+    });
+    std::string why;
+    for (size_t k = 0; k < largest.size() && k < 3; ++k) {
+        const DiffIdentity& d = diff.identities[*diff.changes[largest[k]].identity];
+        why += (why.empty() ? "" : ", ") + d.kind + " " + d.name + " " + signedDuration(workDelta(d));
+    }
+    for (auto& c : diff.changes)
+        if (c.identity && diff.identities[*c.identity].kind == "C++ file" && !why.empty() &&
+            (c.kind == ChangeKind::Slower || c.kind == ChangeKind::Faster))
+            c.detail += "; the build's largest moves: " + why;
+    std::vector<DiffChange> kept;
+    for (size_t c = 0; c < diff.changes.size(); ++c)
+        if (!drop[c]) kept.push_back(std::move(diff.changes[c]));
+    diff.changes = std::move(kept);
+}
+
+// "2.34 s of parsing in 2 files" -> "# of parsing in # files".
+std::string withoutFigures(const std::string& title) {
+    std::string out;
+    for (size_t i = 0; i < title.size();) {
+        if (std::isdigit(static_cast<unsigned char>(title[i]))) {
+            while (i < title.size() && (std::isdigit(static_cast<unsigned char>(title[i])) || title[i] == '.' || title[i] == ','))
+                ++i;
+            out += '#';
+            // and its unit: 769 ms and 2.34 s are one figure
+            for (std::string_view unit : {" ns", " µs", " us", " ms", " s", " min", " h", " %", "%"})
+                if (title.compare(i, unit.size(), unit) == 0 &&
+                    (i + unit.size() == title.size() || !std::isalpha(static_cast<unsigned char>(title[i + unit.size()])))) {
+                    i += unit.size();
+                    break;
+                }
+        } else {
+            out += title[i++];
+        }
+    }
+    return out;
 }
 
 std::vector<std::pair<std::string, std::string>> findingsOf(const engine::TraceAnalysis& a) {
@@ -228,6 +272,7 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
     // Compiles per program / module / function name, for recompiles.
     std::map<std::pair<std::string, std::string>, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byName;
     for (const auto& d : diff.identities) {
+        if (d.work) continue;  // time inside compiles or loads: neither a compile nor a recompile
         auto& [bn, hn] = byName[{d.kind, d.name}];
         bn.resize(base.size(), 0);
         hn.resize(head.size(), 0);
@@ -258,6 +303,15 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
         const std::int64_t br = medianOf(d.baseReuses), hr = medianOf(d.headReuses);
         const std::int64_t saved = medianOf(d.baseCostNs);
         const std::string savedText = saved > 0 ? ", saves " + util::formatDuration(saved) : "";
+        if (d.work) {
+            const std::int64_t hcost = medianOf(d.headCostNs);
+            if (inHead && !inBase && hc > 0)
+                diff.changes.push_back(change(ChangeKind::NewCompile, subjectOf(d),
+                                              "new" + (hcost > 0 ? ": " + util::formatDuration(hcost) : std::string()), 0, hc, i));
+            else if (inBase && !inHead && bc > 0)
+                diff.changes.push_back(change(ChangeKind::GoneCompile, subjectOf(d), "gone" + savedText, bc, 0, i));
+            continue;
+        }
         if (inHead && !inBase && hc > 0)
             diff.changes.push_back(
                 change(ChangeKind::NewCompile, subjectOf(d), countText(0, hc, hc == 1 ? "compile" : "compiles"), 0, hc, i));
@@ -285,16 +339,21 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
     for (size_t i = 0; i < diff.identities.size(); ++i)
         if (const auto& d = diff.identities[i]; medianOf(d.baseCompiles) > 0 && medianOf(d.headCompiles) > 0) addCostChange(diff, i);
 
+    explainWork(diff);
+
     // Findings (by kind and title) and the verdict, of the first sample of each side.
     diff.baseFindings = findingsOf(*base.front());
     diff.headFindings = findingsOf(*head.front());
-    const std::set<std::pair<std::string, std::string>> b(diff.baseFindings.begin(), diff.baseFindings.end()),
-        h(diff.headFindings.begin(), diff.headFindings.end());
-    for (const auto& f : h)
-        if (!b.count(f)) diff.changes.push_back(findingChange(ChangeKind::NewFinding, f));
-    for (const auto& f : b)
-        if (!h.count(f))
-            diff.changes.push_back(findingChange(ChangeKind::ResolvedFinding, f));
+    // Matched by kind and title with its figures masked: "header shared.h: 769 ms of parsing in 2
+    // files" is the same finding when it reads 2.34 s in head (its cost is compared above), not one
+    // resolved and one new.
+    std::map<std::pair<std::string, std::string>, const std::pair<std::string, std::string>*> b, h;
+    for (const auto& f : diff.baseFindings) b.emplace(std::pair{f.first, withoutFigures(f.second)}, &f);
+    for (const auto& f : diff.headFindings) h.emplace(std::pair{f.first, withoutFigures(f.second)}, &f);
+    for (const auto& [key, f] : h)
+        if (!b.count(key)) diff.changes.push_back(findingChange(ChangeKind::NewFinding, *f));
+    for (const auto& [key, f] : b)
+        if (!h.count(key)) diff.changes.push_back(findingChange(ChangeKind::ResolvedFinding, *f));
     diff.baseVerdict = engine::verdictName(base.front()->verdict.state);
     diff.headVerdict = engine::verdictName(head.front()->verdict.state);
     if (diff.baseVerdict != diff.headVerdict)
@@ -304,13 +363,35 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
     return diff;
 }
 
+namespace {
+// One side's trace: the whole analysis (findings and verdict are diffed too), then the compile index
+// with every compile listed but only what names it (IndexDetail::Identity): the full details cost a
+// query per row, 30 s for a 1M-event trace, and a diff reads none of them.
+std::shared_ptr<const engine::TraceAnalysis> analyseForDiff(const std::string& path) {
+    auto reader = trace::TraceReader::open(path);
+    auto analysis = std::make_shared<engine::TraceAnalysis>(*engine::analyseTrace(*reader));
+    analysis->compileIndex = engine::buildCompileIndex(*reader, *analysis, kDiffIndexRows, engine::IndexDetail::Identity);
+    // A build's headers and template sets, every one: the analysis keeps the costliest 50, and one
+    // that falls out of that list in head has not gone.
+    if (analysis->build) {
+        engine::SessionClocks clocks;
+        for (const engine::SessionSummary& s : analysis->summary.sessions) clocks.offsets[s.id] = s.offsetNs;
+        analysis->build = std::make_shared<const engine::build::BuildReport>(
+            engine::build::buildReport(*reader, clocks, std::numeric_limits<size_t>::max()));
+    }
+    return analysis;
+}
+}  // namespace
+
 std::pair<Runs, Runs> analyseSides(const std::vector<std::string>& base, const std::vector<std::string>& head) {
-    // One trace after the other: two 1M-event analyses side by side on this 2-core VM took 64.6 s
-    // against 37.9 s in turn (bench_diff), the analyses already using the cores they can.
-    const engine::AnalysisOptions options{.compileIndexRows = kDiffIndexRows};
+    // One trace per core; the first error in argument order is the one thrown.
+    std::vector<std::string> paths(base);
+    paths.insert(paths.end(), head.begin(), head.end());
+    std::vector<std::shared_ptr<const engine::TraceAnalysis>> done(paths.size());
+    util::onEveryCore(paths.size(), [&](size_t i) { done[i] = analyseForDiff(paths[i]); });
     std::pair<Runs, Runs> out;
-    for (const auto& p : base) out.first.push_back(engine::analyseTraceFile(p, options));
-    for (const auto& p : head) out.second.push_back(engine::analyseTraceFile(p, options));
+    out.first.assign(done.begin(), done.begin() + static_cast<std::ptrdiff_t>(base.size()));
+    out.second.assign(done.begin() + static_cast<std::ptrdiff_t>(base.size()), done.end());
     return out;
 }
 

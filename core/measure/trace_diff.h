@@ -12,7 +12,9 @@
 //                  dispatcher 0x...), world ages and unkeyed device / host fields;
 //   module load    module name + hash, block_dim, device (Warp's identity);
 //   compile span   name + PyTorch's compile id where there is one;
-//   CUDA program   name + source digest; other rows: kind + name.
+//   CUDA program   name + source digest;
+//   C++ build      a file (its ninja output or time trace), a header, a template set (diff_rows.h);
+//   Julia          an @time_imports package, an @time expression; other rows: kind + name.
 // Each side may hold several traces (samples of one configuration): counts and costs are per sample,
 // and a cost change must leave the noise band of `compare` (noise_band.h) to count as slower or faster.
 #pragma once
@@ -33,9 +35,13 @@ using Runs = std::vector<std::shared_ptr<const engine::TraceAnalysis>>;
 // One compile identity and what each sample did with it.
 struct DiffIdentity {
     std::string kind, name, identity, runtime;
+    bool work = false;  // a header, a template set, a package load: timed, never counted as a compile
     std::vector<std::int64_t> baseCompiles, headCompiles;  // compiles (misses, builds, errors) per sample
     std::vector<std::int64_t> baseReuses, headReuses;      // hits and cache loads per sample
     std::vector<std::int64_t> baseCostNs, headCostNs;      // compile time per sample (only where recorded)
+    // Named parts of that time per sample, where the tool split it: a file's frontend and backend, a
+    // package load's compilation and recompilation.
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> baseParts, headParts;
     std::string baseAnchor, headAnchor;                    // compileAnchor() of its first row, per side
     std::string baseTrace, headTrace;                      // the trace that row is in
     std::string baseTable, headTable;                      // that row: its evidence table and id
@@ -78,17 +84,23 @@ struct TraceDiff {
     std::int64_t baseCostNs = 0, headCostNs = 0;      // compile time, median over samples
     // Findings by kind: the ones present in each run (first sample), for the JUnit rule cases.
     std::vector<std::pair<std::string, std::string>> baseFindings, headFindings;  // kind, title
+    // What the changes leave out, in words: "and 52 more headers changed (+1.90 s)".
+    std::vector<std::string> notes;
 };
 
-// The compile index rows a diff lists in full on each side (AnalysisOptions::compileIndexRows): every
-// compile of any trace a person would diff. `diff` and `report --baseline` analyse with it.
+// Headers, template sets and package loads (DiffIdentity::work) listed per kind, largest move first;
+// the rest are counted in TraceDiff::notes.
+inline constexpr size_t kWorkChangesListed = 10;
+
+// The compile index rows a diff lists on each side (with IndexDetail::Identity: what names each row):
+// every compile of any trace a person would diff. `diff` and `report --baseline` analyse with it.
 inline constexpr size_t kDiffIndexRows = 200000;
 
 // Both sides must hold at least one analysis built with compileIndexRows > 0.
 TraceDiff diffRuns(const Runs& base, const Runs& head);
 
-// Opens and analyses every trace of both sides for a diff (kDiffIndexRows), in argument order; an
-// unreadable trace throws its TraceError.
+// Opens and analyses every trace of both sides for a diff (kDiffIndexRows), one trace per core, and
+// returns them in argument order; an unreadable trace throws its TraceError (the first in order).
 std::pair<Runs, Runs> analyseSides(const std::vector<std::string>& base, const std::vector<std::string>& head);
 
 // What `diff --fail-on` gates on.

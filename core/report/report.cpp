@@ -11,15 +11,14 @@
 #include "core/engine/cache/rank_divergence.h"
 #include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
+#include "core/util/on_every_core.h"
 #include "core/util/saturating.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 namespace cs::report {
 
@@ -238,24 +237,7 @@ std::vector<std::shared_ptr<const engine::TraceAnalysis>> analyseMany(const std:
                                                                       const std::vector<size_t>& which,
                                                                       const engine::AnalysisOptions& options) {
     std::vector<std::shared_ptr<const engine::TraceAnalysis>> out(which.size());
-    std::vector<std::exception_ptr> errors(which.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t k = next++; k < which.size(); k = next++) {
-            try {
-                out[k] = engine::analyseTraceFile(paths[which[k]], options);
-            } catch (...) {
-                errors[k] = std::current_exception();
-            }
-        }
-    };
-    const size_t threads = std::min<size_t>(which.size(), std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
-    for (const auto& e : errors)
-        if (e) std::rethrow_exception(e);
+    util::onEveryCore(which.size(), [&](size_t k) { out[k] = engine::analyseTraceFile(paths[which[k]], options); });
     return out;
 }
 
