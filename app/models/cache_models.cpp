@@ -61,7 +61,7 @@ CacheLookupModel* makeCacheLookupModel(QObject* parent) {
          {QStringLiteral("Runtime said"),
           [](const R& r) {
               int v = r.l().verdict;
-              return QVariant(v == CS_VERDICT_MISS ? QStringLiteral("miss") : v == CS_VERDICT_HIT ? QStringLiteral("hit") : QStringLiteral("?"));
+              return QVariant(v == CS_VERDICT_MISS ? QStringLiteral("miss") : v == CS_VERDICT_HIT ? QStringLiteral("hit") : QStringLiteral("not said"));
           }},
          {QStringLiteral("Lookup"), [](const R& r) { return QVariant(qs(engine::lookupName(r.l()))); },
           [](const R& r) { return QVariant(qlonglong(r.l().id)); }, right},
@@ -72,10 +72,11 @@ CacheLookupModel* makeCacheLookupModel(QObject* parent) {
 QString missDetailsHtml(const CacheLookupRow& row) {
     const engine::Lookup& l = row.l();
     const engine::CacheFacts& f = row.analysis->facts;
-    QString html = QStringLiteral("<b>%1</b> of <b>%2</b> at step %3: runtime %4, replay %5.")
+    // No "at step ?": a lookup without a step says nothing of steps (issue 39).
+    QString html = QStringLiteral("<b>%1</b> of <b>%2</b>%3: runtime %4, replay %5.")
                        .arg(qs(engine::lookupName(l)).toHtmlEscaped())
                        .arg(qs(f.str(l.program)).toHtmlEscaped())
-                       .arg(l.step ? QString::number(*l.step) : QStringLiteral("?"))
+                       .arg(l.step ? QStringLiteral(" at step %1").arg(*l.step) : QString())
                        .arg(l.verdict == CS_VERDICT_MISS ? QStringLiteral("miss") : QStringLiteral("hit"))
                        .arg(row.o().hit ? QStringLiteral("hit") : QStringLiteral("miss"));
     if (row.miss < 0) {

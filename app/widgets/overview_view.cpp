@@ -1,6 +1,7 @@
 #include "overview_view.h"
 
 #include "acceptance_verdict.h"
+#include "how_to_record.h"
 #include "app/widgets/loss_banner.h"
 #include "filtered_table.h"
 #include "app/models/text.h"
@@ -39,6 +40,8 @@ QColor chartColor(const std::string& label) {
 
 // The figures of the engine's compile accounting (docs/accounting.md), as every view shows them.
 QString compileHeadline(const engine::CompileSummary& s) {
+    // Nothing compiled: say what the trace lacks and how to record it, not "0 ns compiling".
+    if (const QString none = noCompileSentence(s); !none.isEmpty()) return none;
     QString text = QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
     if (auto share = s.compileShare())
         text += QStringLiteral(", %1 of %2 clocked wall time").arg(percentText(*share), durationText(s.wallNs));

@@ -427,3 +427,27 @@ TEST_F(MainWindowTest, TwoTracesStartExpanded) {
     ASSERT_GT(p->groupCount(), 0);
     for (int g = 0; g < p->groupCount(); ++g) EXPECT_FALSE(p->groupCollapsed(g));
 }
+
+// Issue 39: a trace without a compile says so, names its sessions' runtime and the command that
+// records compiles for it, instead of "0 ns compiling".
+TEST_F(MainWindowTest, ATraceWithoutCompilesSaysWhatItLacksAndHowToRecordIt) {
+    using namespace cs::trace;
+    const std::string file = dir.file("launches.cstrace");
+    {
+        TraceWriter w(file);
+        auto ses = w.addSession({.pid = 5, .runtime = w.intern("warp"), .clock = w.intern("CLOCK_MONOTONIC"), .startNs = 0, .endNs = 2 * demo::kS});
+        auto main = w.addTrack({.sessionId = ses, .kind = CS_TRACK_THREAD, .tid = 5, .name = w.intern("main")});
+        w.addSpan({.trackId = main, .startNs = demo::kS, .durNs = 10 * demo::kMs, .category = CS_CAT_LAUNCH, .name = w.intern("integrate")});
+        w.finalize();
+    }
+    open({QString::fromStdString(file)});
+    const QString h = window->overview()->headline();
+    EXPECT_TRUE(h.contains(QStringLiteral("This trace records no compile (1 session: Warp). To see compiles, record the program with: "
+                                          "compilescope record --warp -o t.cstrace -- python APP.py")))
+        << h.toStdString();
+    EXPECT_FALSE(h.contains(QStringLiteral("0 ns"))) << h.toStdString();
+    // The demo, which compiled, keeps its figures.
+    open({path});
+    window->setCurrentDocument(1);
+    EXPECT_FALSE(window->overview()->headline().contains(QStringLiteral("records no compile"))) << window->overview()->headline().toStdString();
+}
