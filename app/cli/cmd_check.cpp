@@ -62,6 +62,9 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     for (const auto& s : acc.series) out << " " << s.step << ":" << s.misses;
     if (acc.series.empty()) out << " (no steps recorded)";
     out << "\n";
+    if (a.facts.linesOutOfOrder && !a.replay.disagreements.empty())
+        out << "  note: the log's lines are out of time order; the runtime's own hit and miss lines are taken as "
+               "printed (the replay in time order reads " << a.replay.disagreements.size() << " lookup(s) otherwise)\n";
     for (const auto& f : acc.failures) out << "  FAIL " << f.rule << ": " << f.reason << "\n";
     for (const auto& r : verdict.rules)
         if (r.scope == engine::warp::kModuleRuleScope || r.scope == engine::kErrorFindingScope)

@@ -137,7 +137,8 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
     } else {
         TablePrinter stats({"stat", "source", "count", "first example"});
         for (const auto& st : a.facts.stats) stats.addRow({st.name, st.source, std::to_string(st.count), st.detail});
-        out << "stats: " << a.facts.statKinds << " kinds of dropped or malformed input\n";
+        out << "stats: " << a.facts.statKinds << " kinds of input not used (dropped, malformed, or read and not needed: "
+            << (a.losses.any() ? "see the warning above" : "nothing lost") << ")\n";
         stats.print(out, 100);
     }
     if (!a.facts.problems.empty()) {

@@ -9,8 +9,12 @@
 namespace cs::engine {
 
 namespace {
-// Stats rows that are information, not a loss (a ninja log's earlier builds were not this build).
-bool informational(const std::string& name) { return name == "recovered_after_exit" || name == "earlier_build_line"; }
+// Stats rows that are information, not a loss (a ninja log's earlier builds were not this build; an
+// importer's lines that carry nothing it records, such as a log's DEBUG chatter; lines out of time order).
+bool informational(const std::string& name) {
+    return name == "recovered_after_exit" || name == "earlier_build_line" || name == "unused_line" ||
+           name == "out_of_order_line";
+}
 
 bool eventLoss(const std::string& name) { return name.rfind("dropped_", 0) == 0 || name == "lost_at_exit" || name == "discarded_bytes"; }
 

@@ -95,6 +95,20 @@ JaxLine parseJaxLine(std::string_view message) {
         l.key = key;
         return l;
     }
+    if (startsWith(m, "Compiling ")) {
+        // "Compiling jit(f) with global shapes and types (ShapedArray(float32[2]),). Argument mapping: (...)."
+        // (JAX 0.4.x and later, DEBUG); older releases put "f (140) for" before " with".
+        auto with = m.find(" with global shapes and types ");
+        if (with == std::string_view::npos) return l;
+        auto name = m.substr(10, with - 10);
+        if (name.size() > 4 && name.substr(name.size() - 4) == " for") name.remove_suffix(4);
+        auto shapes = m.substr(with + 30);
+        if (auto arg = shapes.rfind(". Argument mapping: "); arg != std::string_view::npos) shapes = shapes.substr(0, arg);
+        l.kind = JaxLineKind::Compiling;
+        l.function = std::string(name);
+        l.key = std::string(shapes);
+        return l;
+    }
     if (startsWith(m, "Finished tracing ")) {
         // "Finished tracing + transforming f for pjit in" before JAX 0.10, "Finished tracing f for jit in" since.
         auto rest = m.substr(17);

@@ -29,6 +29,8 @@
 //   Finished tracing f for jit in 0.001 sec                             the second form)
 //   Finished jaxpr to MLIR module conversion jit(f) in 0.002 sec
 //   Finished XLA compilation of jit(f) in 0.05 sec
+//   Compiling jit(f) with global shapes and types (ShapedArray(float32[2]),). Argument mapping: (...).
+//                                                                      (DEBUG, jax/_src/interpreters/pxla.py)
 #pragma once
 
 #include <cstdint>
@@ -46,6 +48,7 @@ enum class JaxLineKind {
     TraceDone,         // function, seconds
     LoweringDone,      // function, seconds
     CompileDone,       // function, seconds
+    Compiling,         // function ("jit(f)"), key = the global shapes and types ("(ShapedArray(float32[2]),)")
 };
 
 struct JaxLine {

@@ -192,6 +192,11 @@ RecompileLine parseRecompileLine(std::string_view message) {
         r.limitValue = v;
         return r;
     }
+    if (startsWith(t, "torch._dynamo.exc.FailOnRecompileLimitHit: ")) {
+        r.kind = RecompileLineKind::LimitRaised;
+        r.message = std::string(t.substr(43));
+        return r;
+    }
     if (startsWith(t, "function: '")) {
         auto q = t.find("' (", 11);
         if (q == std::string_view::npos || t.back() != ')') return r;

@@ -12,7 +12,9 @@
 //   mid 2023 tuple: `('Recompiling function step in /x.py', "triggered by the following guard failure: L['t'] == 0")`
 //                   or `..., 'triggered by the following guard failures: [\'a\', "b"]')`
 //   limit warning:  `torch._dynamo hit config.recompile_limit (8)` (older `cache_size_limit (64)`), then
-//                   `   function: 'f' (/x.py:3)`, `   last reason: 0/7: <guard text>`
+//                   `   function: 'f' (/x.py:3)`, `   last reason: 0/7: <guard text>`; with fullgraph=True
+//                   the exception follows, unprefixed: `torch._dynamo.exc.FailOnRecompileLimitHit: recompile_limit
+//                   reached with fullgraph=True. ...`
 // Messages arrive here with the log prefix and the `[frame/compile]` id already removed (log_prefix.h).
 #pragma once
 
@@ -43,6 +45,7 @@ enum class RecompileLineKind {
     LimitHit,      // torch._dynamo hit config.<limit> (<value>)
     LimitFunction, //    function: '<function>' (<file>:<line>)
     LimitReason,   //    last reason: [<entry>: ]<guard text>
+    LimitRaised,   // torch._dynamo.exc.FailOnRecompileLimitHit: <message>   (fullgraph=True)
 };
 
 struct RecompileLine {
@@ -51,6 +54,7 @@ struct RecompileLine {
     std::string function, file;  // Header, Tuple, LimitFunction
     std::string limitName;       // LimitHit: "recompile_limit", "cache_size_limit", "accumulated_recompile_limit"
     long long limitValue = 0;
+    std::string message;         // LimitRaised: the exception's message
     std::vector<GuardFailure> failures;  // Failure, LimitReason (one); Tuple (all)
 };
 

@@ -112,7 +112,16 @@ TEST(JaxLogImport, Jax0102ExplanationForms) {
     // "Finished tracing pos for jit in 0.001949549 sec": the first of pos's two traces.
     EXPECT_EQ(im->count("SELECT count(*) FROM spans s JOIN strings n ON n.id=s.name_sid WHERE n.str='trace pos'"), 2);
     EXPECT_EQ(im->count("SELECT min(dur_ns) FROM spans s JOIN strings n ON n.id=s.name_sid WHERE n.str='trace pos'"), 909328);
-    EXPECT_NE(im->cli("explain").find("key moved: static argument #1: (absent) -> 3"), std::string::npos) << im->cli("explain");
+    // The value before is the one JAX printed ("now 3 and before 2"), not "(absent)": the never-seen
+    // miss before it printed no key (issue 35).
+    const auto explain = im->cli("explain");
+    EXPECT_NE(explain.find("key moved: static argument #1: 2 -> 3 (vs lookup #1)"), std::string::npos) << explain;
+    EXPECT_NE(explain.find("key moved: type of x: f32[]{weak_type=True} -> f32[]{weak_type=False} (vs lookup #5)"),
+              std::string::npos)
+        << explain;
+    EXPECT_NE(explain.find("key moved: tracing context jax_enable_x64: False -> True (vs lookup #6)"), std::string::npos)
+        << explain;
+    EXPECT_EQ(explain.find("(absent)"), std::string::npos) << explain;
 }
 
 // JAX 0.10.2, a second process on a filled persistent cache with JAX_LOGGING_LEVEL=DEBUG: hits with
@@ -134,4 +143,62 @@ TEST(JaxLogImport, Jax0102WarmProcessDebugLog) {
     auto cut = importText(log.substr(log.find("I1203 ")));
     EXPECT_EQ(cut->count("SELECT max(ts_ns) - min(ts_ns) FROM cache_lookups"), 30000000);
     EXPECT_LT(cut->count("SELECT max(ts_ns) FROM cache_lookups"), 1000000000);
+}
+
+// Issue 35: the PR's lines out of time order get a note, and the verdict is the runtime's own lines'
+// (one miss, one hit of each key as printed), not "the replay disagrees with the runtime" as an [error].
+TEST(JaxLogImport, OutOfOrderLinesGetANoteAndTheRuntimesVerdict) {
+    auto im = importText(data("persistent_cache_pr22556.log"));
+    EXPECT_EQ(im->count("SELECT count FROM stats WHERE name='out_of_order_line'"), 1);
+    auto check = cs::test::runCli({"check", im->trace});
+    EXPECT_EQ(check.status, 0) << check.out;
+    EXPECT_NE(check.out.find(": PASS\n"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("note: the log's lines are out of time order"), std::string::npos) << check.out;
+    EXPECT_EQ(check.out.find("replay agrees with the runtime"), std::string::npos) << check.out;
+    auto findings = im->cli("findings");
+    EXPECT_EQ(findings.find("[error]"), std::string::npos) << findings;
+    EXPECT_NE(findings.find("[info] cache.lines_out_of_order"), std::string::npos) << findings;
+    // Lines in time order stay judged by the replay: the same lines sorted give no note.
+    auto sorted = importText(std::string() +
+                             "2024-07-22 11:56:03,008 - DEBUG - Writing jit_f to persistent compilation cache with key 'jit_f-1'\n"
+                             "2024-07-22 12:23:09,163 - DEBUG - Persistent compilation cache hit for 'jit_f' with key 'jit_f-1'\n");
+    EXPECT_EQ(sorted->count("SELECT count(*) FROM stats WHERE name='out_of_order_line'"), 0);
+}
+
+// Issue 35: every line the importer does not use is counted (as information, not a loss), and JAX's
+// DEBUG "Compiling jit(f) with global shapes and types ..." lines are read.
+TEST(JaxLogImport, UnusedLinesCountedAndCompilingLinesRead) {
+    auto never = importText(data("explain_never_seen_issue22281.log"));
+    // get_compile_options twice, the lru_cache hit, and the explanation's wrapped second line.
+    EXPECT_EQ(never->count("SELECT count FROM stats WHERE name='unused_line'"), 4);
+    EXPECT_EQ(never->cli("findings").find("input items not read"), std::string::npos);
+    for (const char* name : {"jax_0_10_2_explain.stderr", "jax_0_10_2_warm_debug.stderr"}) {
+        const auto log = data(name);
+        std::int64_t compiling = 0;
+        for (size_t at = log.find("Compiling jit("); at != std::string::npos; at = log.find("Compiling jit(", at + 1)) ++compiling;
+        ASSERT_GT(compiling, 0) << name;
+        auto im = importText(log);
+        EXPECT_EQ(im->count("SELECT count(*) FROM spans s JOIN strings n ON n.id=s.name_sid WHERE n.str LIKE 'Compiling jit(%'"),
+                  compiling)
+            << name;
+        EXPECT_EQ(im->count("SELECT count(*) FROM span_args a JOIN strings k ON k.id=a.key_sid WHERE k.str='global shapes and "
+                            "types' AND a.value LIKE '(ShapedArray(%'"),
+                  compiling)
+            << name;
+    }
+}
+
+// Issue 35: JAX's own reasons for a miss whose earlier key is not in the log are shown by explain and
+// the report, instead of "first compile: no earlier entry".
+TEST(JaxLogImport, StoredMissReasonsShownByExplainAndReport) {
+    auto im = importText(data("explain_cache_misses_pr27980.log"));
+    const std::string said = "JAX says: different input types: x now f32[8] and before f32[4]; different tracing context: [6] "
+                             "now raise and before warn";
+    auto explain = im->cli("explain");
+    EXPECT_NE(explain.find(said), std::string::npos) << explain;
+    EXPECT_EQ(explain.find("no earlier entry of f (/Users/necula/Source/jax/tests/api_test.py:4662)"), std::string::npos)
+        << explain;
+    const auto html = im->dir.file("r.html");
+    ASSERT_EQ(cs::test::runCli({"report", im->trace, "-o", html}).status, 0);
+    EXPECT_NE(cs::test::readFile(html).find("JAX says: different input types: x now f32[8] and before f32[4]"), std::string::npos);
 }

@@ -112,6 +112,11 @@ TEST(TorchRecompilesImport, RecompileLimitBecomesAFinding) {
     // Its pasted traceback line has no glog stamp: it is taken to be at the stamped lines (12:27:06.332
     // on 01-10), not at the start of the year, so every row lies within one instant.
     EXPECT_EQ(dion->count("SELECT max(start_ns) - min(start_ns) FROM spans"), 0);
+    // Issue 35: the fullgraph=True exception is read (it was dropped while stats said nothing was).
+    EXPECT_EQ(dion->text(spanArg("raised")).substr(0, 69),
+              "FailOnRecompileLimitHit: recompile_limit reached with fullgraph=True.");
+    EXPECT_EQ(dion->count("SELECT count(*) FROM stats"), 0);
+    EXPECT_NE(dion->cli("findings").find("with fullgraph=True the call raised FailOnRecompileLimitHit"), std::string::npos);
     auto findings = dion->cli("findings");
     EXPECT_NE(findings.find("torch._dynamo hit config.recompile_limit (8) for 'dion2_post_orthogonalize'"), std::string::npos)
         << findings;

@@ -233,8 +233,10 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
             r.failures.push_back({frame ? "one compile per frame" : "one compile per function", detail});
         }
     }
-    // The replay must agree with the runtime, lookup by lookup and counter by counter.
-    for (auto i : replay.disagreements) {
+    // The replay must agree with the runtime, lookup by lookup and counter by counter; unless the log's
+    // lines were out of time order: the replay follows time, so the runtime's printed verdicts are
+    // taken and the difference is a note (cache.lines_out_of_order), not a failure.
+    for (auto i : facts.linesOutOfOrder ? std::vector<size_t>{} : replay.disagreements) {
         const auto& l = facts.lookups[i];
         bool replayHit = replay.outcomes[i].hit;
         r.failures.push_back({"replay agrees with the runtime",

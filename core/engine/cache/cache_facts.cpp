@@ -1,4 +1,5 @@
 #include "core/engine/cache/cache_facts.h"
+#include "core/engine/cache/runtime_notes.h"
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
@@ -147,6 +148,7 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
             auto v = trace::colInt(st, 5);
             (name == "hits" ? snap.hits : name == "misses" ? snap.misses : snap.entries) = v;
         });
+    loadRuntimeNotes(reader, facts);
     return facts;
 }
 

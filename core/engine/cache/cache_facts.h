@@ -87,6 +87,12 @@ public:
     std::vector<MethodEvent> methods{};  // ordered by (session, ts, id); NULL ts first
     std::vector<CounterSnapshot> counters{};  // ordered by (session, ts)
     std::unordered_map<Sid, std::string> strings{};  // a map: ids come from an untrusted file
+    // The runtime's own words on why a lookup missed (JAX's explanation, runtime_notes.h), by index
+    // into `lookups`; shown where the replay alone would say "first compile".
+    std::unordered_map<size_t, std::vector<std::string>> runtimeReasons{};
+    // The importer met lines out of time order (stat out_of_order_line): the replay, which follows
+    // time, cannot judge the runtime's verdicts, which are taken as printed (runtime_notes.h).
+    bool linesOutOfOrder = false;
 
     const std::string& str(Sid id) const;
     // Interns `s` (used by tests, the benchmark and what-if); returns its id.

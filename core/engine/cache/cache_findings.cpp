@@ -149,7 +149,21 @@ void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
 
 void agreementFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
     const auto& facts = a.facts;
-    if (!a.replay.disagreements.empty()) {
+    if (!a.replay.disagreements.empty() && facts.linesOutOfOrder) {
+        Finding f = makeFinding("cache.lines_out_of_order", Severity::Info);
+        f.title = "the log's lines are out of time order: the runtime's verdicts are taken as printed (" +
+                  std::to_string(a.replay.disagreements.size()) + " lookup(s) read otherwise in time order)";
+        f.mechanism = "The importer met lines stamped earlier than a line before them (a log pasted together from "
+                      "several places or processes). Replayed in time order, the cache would answer some lookups "
+                      "differently from what the runtime printed; that describes the paste, not the program, so the "
+                      "verdict counts the runtime's own hit and miss lines.";
+        for (auto i : a.replay.disagreements)
+            f.evidence.push_back(lookupEvidence(facts, i, std::string("runtime ") + (a.replay.outcomes[i].hit ? "miss" : "hit") +
+                                                              " as printed"));
+        f.fix = "Nothing to change in the program; to replay the cache, import one process's log, uncut.";
+        setRange(f, facts, a.replay.disagreements);
+        out.push_back(std::move(f));
+    } else if (!a.replay.disagreements.empty()) {
         Finding f = makeFinding("cache.verdict_disagreement", Severity::Error);
         f.title = "the replay disagrees with the runtime on " + std::to_string(a.replay.disagreements.size()) +
                   " lookup(s)";

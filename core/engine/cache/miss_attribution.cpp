@@ -1,4 +1,5 @@
 #include "core/engine/cache/miss_attribution.h"
+#include "core/engine/cache/runtime_notes.h"
 
 #include <algorithm>
 #include <map>
@@ -61,6 +62,27 @@ std::string joinChanges(const std::vector<ComponentChange>& changes) {
 }  // namespace
 
 namespace {
+// JAX explained the miss itself (runtime_notes.h). It prints only the key parts that differ, so a part
+// on one side only was not printed, not absent: its "before" is the one JAX printed, and a first
+// compile of this log that JAX explains by a changed key gets JAX's words.
+void applyRuntimeReasons(const CacheFacts& facts, MissExplanation& m) {
+    auto it = facts.runtimeReasons.find(m.lookup);
+    if (it == facts.runtimeReasons.end()) return;
+    const std::string said = runtimeReasonText(it->second);
+    if (said.empty()) return;
+    std::erase_if(m.changes, [](const ComponentChange& c) { return c.after == "(absent)"; });
+    for (auto& c : m.changes) {
+        if (c.before != "(absent)") continue;
+        std::string before = runtimeBefore(it->second, c.after);
+        c.before = before.empty() ? "(not printed)" : before;
+    }
+    if (m.cause == MissCause::FirstCompile)
+        m.reason = said == "never seen function" ? m.reason + " (JAX: never seen function)"
+                                                 : "none earlier in this log; JAX says: " + said;
+    else if (m.cause == MissCause::KeyMoved)
+        m.reason = m.changes.empty() ? "JAX says: " + said : joinChanges(m.changes);
+}
+
 struct GroupHash {
     size_t operator()(const std::tuple<std::int64_t, Sid, Sid>& g) const noexcept {
         auto [a, b, c] = g;
@@ -156,6 +178,7 @@ Attribution attributeMisses(const CacheFacts& facts, const ReplayResult& replay,
             m.reason = "no earlier entry of " + facts.str(l.program) + " in this process";
         }
         if (m.against) m.before = valuesOf(facts, facts.lookups[*m.against], rule);
+        applyRuntimeReasons(facts, m);
         earlier.push_back(o.entry);
         lastLookup[group] = i;
         result.misses.push_back(std::move(m));

@@ -167,9 +167,12 @@ void eventFindings(const JitReport& r, std::vector<Finding>& out) {
         if (e.kind == "recompile_limit") {
             auto f = makeFinding("jit.recompile_limit_hit", Severity::Error);
             f.title = "torch._dynamo hit config." + e.arg("limit") + " (" + e.arg("limit_value") + ") for '" + e.arg("function") + "'";
-            f.mechanism = "Dynamo compiled this frame as many times as the limit allows and stopped: from now on the frame "
-                          "runs without compiling (or raises, with fullgraph=True). Last reason: " +
-                          (e.arg("last_reason").empty() ? std::string("(not printed)") : e.arg("last_reason"));
+            const std::string raised = e.arg("raised");
+            f.mechanism = (raised.empty() ? std::string("Dynamo compiled this frame as many times as the limit allows and stopped: "
+                                                        "from now on the frame runs without compiling (or raises, with fullgraph=True).")
+                                          : "Dynamo compiled this frame as many times as the limit allows, and with fullgraph=True "
+                                            "the call raised " + raised.substr(0, raised.find(". ")) + ".") +
+                          " Last reason: " + (e.arg("last_reason").empty() ? std::string("(not printed)") : e.arg("last_reason"));
             f.fix = "Make the guard in the last reason stop failing: mark a changing dimension dynamic "
                     "(torch._dynamo.mark_dynamic / torch.compile(dynamic=True)), stop passing a new object or int each "
                     "call. Raising torch._dynamo.config.recompile_limit (cache_size_limit before 2.6) only postpones it.";

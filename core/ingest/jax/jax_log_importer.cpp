@@ -28,6 +28,35 @@ struct MissBlock {
 };
 
 std::int64_t secondsNs(double s) { return std::isfinite(s) && s >= 0 && s < 1e9 ? std::llround(s * 1e9) : 0; }
+
+// Lines read but not used, and lines stamped earlier than one before them (issue 35: every line an
+// importer does not use is counted; out-of-order lines get a note, cache/runtime_notes.h).
+struct LineTally {
+    std::int64_t unused = 0, outOfOrder = 0;
+    std::string firstUnused, firstOutOfOrder;
+    void noteUnused(std::int64_t lineNo, std::string_view line) {
+        if (trim(line).empty()) return;
+        if (unused++ == 0)
+            firstUnused = "line " + std::to_string(lineNo) + ": \"" + std::string(util::utf8Prefix(trim(line), 60)) + "\"";
+    }
+    void noteOutOfOrder(std::int64_t lineNo) {
+        if (outOfOrder++ == 0) firstOutOfOrder = "line " + std::to_string(lineNo) + " is stamped earlier than a line before it";
+    }
+    void write(ImportContext& ctx, std::string_view source) const {
+        if (unused) ctx.writer.addStat(ctx.sessionId, "unused_line", source, unused, ctx.sourceName + " " + firstUnused);
+        if (outOfOrder)
+            ctx.writer.addStat(ctx.sessionId, "out_of_order_line", source, outOfOrder, ctx.sourceName + " " + firstOutOfOrder);
+    }
+};
+
+// DEBUG "Compiling jit(f) with global shapes and types ...": the compile request, with its shapes.
+void addCompiling(trace::TraceWriter& w, std::int64_t track, std::int64_t ts, const jax::JaxLine& l) {
+    auto span = w.addSpan({.trackId = track, .startNs = ts, .durNs = 0, .category = CS_CAT_OTHER,
+                           .name = w.intern("Compiling " + l.function), .detail = w.intern(l.key)});
+    w.addSpanArg(span, w.intern("jit_event"), std::string_view("compiling"));
+    w.addSpanArg(span, w.intern("function"), std::string_view(l.function));
+    w.addSpanArg(span, w.intern("global shapes and types"), std::string_view(l.key));
+}
 }  // namespace
 
 int JaxLogImporter::sniff(std::string_view head, std::string_view) const {
@@ -51,6 +80,7 @@ ImportSummary JaxLogImporter::run(std::istream& in, ImportContext& ctx) const {
     std::int64_t lastNs = ctx.baseNs, firstNs = -1, unrecognised = 0;
     std::optional<std::int64_t> origin;
     std::string firstUnrecognised;
+    LineTally tally;
     MissBlock block;
 
     auto closeBlock = [&] {
@@ -115,7 +145,7 @@ ImportSummary JaxLogImporter::run(std::istream& in, ImportContext& ctx) const {
                 block.reasons.push_back(c.reason);
                 break;
             }
-            case K::Other: break;  // explanatory text ("compare to tuple returned by ...")
+            case K::Other: tally.noteUnused(lineNo, line); break;  // explanatory text ("compare to tuple returned by ...")
             }
             continue;
         }
@@ -124,14 +154,20 @@ ImportSummary JaxLogImporter::run(std::istream& in, ImportContext& ctx) const {
         if (p.tsNs && !origin) origin = *p.tsNs;
         const std::int64_t ts = p.tsNs ? util::satAdd(util::satSub(*p.tsNs, *origin), ctx.baseNs) : lastNs;
         if (p.tsNs) {
+            if (ts < lastNs) tally.noteOutOfOrder(lineNo);
             lastNs = std::max(lastNs, ts);
             if (firstNs < 0 || ts < firstNs) firstNs = ts;
         }
         auto l = jax::parseJaxLine(p.message);
         switch (l.kind) {
         case JaxLineKind::Other:
-            if (ctx.forced && !trim(line).empty() && unrecognised++ == 0)
+            if (!ctx.forced) tally.noteUnused(lineNo, line);
+            else if (!trim(line).empty() && unrecognised++ == 0)
                 firstUnrecognised = "line " + std::to_string(lineNo) + ": \"" + std::string(util::utf8Prefix(trim(line), 60)) + "\"";
+            break;
+        case JaxLineKind::Compiling:
+            addCompiling(w, track, ts, l);
+            ++summary.records;
             break;
         case JaxLineKind::TracingMiss:
             block.open = true;
@@ -178,6 +214,7 @@ ImportSummary JaxLogImporter::run(std::istream& in, ImportContext& ctx) const {
     closeBlock();
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
     ctx.unrecognised(unrecognised, firstUnrecognised, id());
+    tally.write(ctx, id());
     summary.unrecognised = unrecognised;
     summary.firstNs = firstNs < 0 ? ctx.baseNs : firstNs;
     summary.lastNs = lastNs;

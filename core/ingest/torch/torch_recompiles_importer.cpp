@@ -45,6 +45,7 @@ struct Block {  // one Recompiling block, for its span
 
 struct LimitHit {
     std::string limit{}, function{}, file{}, reason{}, compileId{};
+    std::string raised{};  // FailOnRecompileLimitHit's message (fullgraph=True): the limit raised
     long long value = 0;
     std::int64_t tsNs = 0;
 };
@@ -67,7 +68,15 @@ public:
         bool hasId = takeCompileId(msg, id);
         auto l = torch::parseRecompileLine(msg);
         switch (l.kind) {
-        case RecompileLineKind::Other: ++m_other; if (m_firstOther.empty() && !trim(raw).empty())
+        case RecompileLineKind::LimitRaised:
+            if (!m_limits.empty()) {
+                m_limits.back().raised = l.message;
+                break;
+            }
+            [[fallthrough]];  // an exception without its warning: not used
+        case RecompileLineKind::Other:
+            if (trim(raw).empty()) break;
+            if (m_other++ == 0)
                 m_firstOther = "line " + std::to_string(lineNo) + ": \"" + std::string(util::utf8Prefix(trim(raw), 60)) + "\"";
             break;
         case RecompileLineKind::Header: startBlock(l.function, l.file, hasId ? id.text() : "", ts); break;
@@ -263,11 +272,14 @@ ImportSummary Reader::finish() {
         w.addSpanArg(span, w.intern("function"), std::string_view(l.function));
         w.addSpanArg(span, w.intern("last_reason"), std::string_view(l.reason));
         if (!l.compileId.empty()) w.addSpanArg(span, w.intern("compile_id"), std::string_view(l.compileId));
+        if (!l.raised.empty()) w.addSpanArg(span, w.intern("raised"), "FailOnRecompileLimitHit: " + l.raised);
         ++s.records;
     }
     if (m_ctx.forced) {
         m_ctx.unrecognised(m_other, m_firstOther, "torch-recompiles");
         s.unrecognised = m_other;
+    } else if (m_other) {  // every line not used is counted (issue 35), as information
+        m_ctx.writer.addStat(m_ctx.sessionId, "unused_line", "torch-recompiles", m_other, m_ctx.sourceName + " " + m_firstOther);
     }
     s.malformed = m_malformed;
     s.firstNs = m_firstTs < 0 ? m_ctx.baseNs : m_firstTs;
