@@ -24,6 +24,7 @@ Each record becomes the rows the JAX log importer makes of the printed line
   Persistent compilation cache hit / MISS     a lookup in "jax persistent compilation cache" keyed by
                                               the cache key (hit / miss)
   Writing ... to persistent compilation cache a span with jit_event=persistent_cache_write and the key
+  Compiling jit(f) with global shapes ...     a span with jit_event=compiling and the shapes (DEBUG)
   Finished tracing / MLIR conversion / XLA    a span (inference / codegen / compile) ending at the
                                               record's time
 
@@ -150,6 +151,13 @@ def parse_line(message):
         to = m.find(" to persistent compilation cache with key ")
         key = _quoted(m[to + 42:])[0] if to >= 0 else None
         return ("persistent_write", {"function": m[8:to], "key": key}) if key is not None else (None, {})
+    if m.startswith("Compiling ") and " with global shapes and types " in m:
+        # DEBUG, jax/_src/interpreters/pxla.py: "Compiling jit(f) with global shapes and types (...). Argument mapping: ..."
+        at = m.find(" with global shapes and types ")
+        name, shapes = m[10:at], m[at + 30:]
+        name = name[:-4] if name.endswith(" for") and len(name) > 4 else name
+        arg = shapes.rfind(". Argument mapping: ")
+        return "compiling", {"function": name, "shapes": shapes[:arg] if arg >= 0 else shapes}
     if m.startswith("Finished tracing "):
         # "Finished tracing + transforming f for pjit in" before JAX 0.10, "Finished tracing f for jit in" since.
         rest = m[17:]
@@ -263,6 +271,12 @@ class _LogHandler(logging.Handler):
             _cs.span_arg("jit_event", "persistent_cache_write")
             _cs.span_arg("key", f["key"])
             _cs.span_arg("function", f["function"])
+            self.records += 1
+        elif kind == "compiling":
+            _cs.span_complete(_cs.CAT_OTHER, "Compiling " + f["function"], ts, 0, self.track)
+            _cs.span_arg("jit_event", "compiling")
+            _cs.span_arg("function", f["function"])
+            _cs.span_arg("global shapes and types", f["shapes"])
             self.records += 1
         elif kind in ("trace_done", "lowering_done", "compile_done"):
             dur = _ns(f["seconds"])
