@@ -81,7 +81,7 @@ int showFixes(const FixArgs& f, const std::string& trace, CommandIo& io) {
     if (auto bad = selectFindings(*analysis, f.finding, only)) return usageError(io, "fix", *bad);
     auto plan = planFor(trace, *analysis, only);
     printFixPlan(io.out, traceLabel(trace), *analysis, plan);
-    if (analysis->findings.empty()) io.out << "no findings: nothing to fix\n";
+    if (analysis->findings.empty() && plan.changes.empty()) io.out << "no findings: nothing to fix\n";
     if (!f.dir.empty() && !plan.changes.empty()) {
         for (const auto& p : writeFixFiles(f.dir, *analysis, plan)) io.out << "wrote " << p << "\n";
     }

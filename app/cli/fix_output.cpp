@@ -20,16 +20,26 @@ std::string commented(const std::string& prefix, const std::string& text) {
     return out;
 }
 
+bool traceWide(const engine::fix::FixChange& c) { return c.finding == engine::fix::kNoFinding; }
+
 std::string fileName(const engine::fix::FixChange& c) {
-    auto base = "finding-" + std::to_string(c.finding + 1) + "-" + c.runtime;
+    auto base = traceWide(c) ? "trace-" + c.runtime : "finding-" + std::to_string(c.finding + 1) + "-" + c.runtime;
     if (!c.diff.empty()) return base + ".patch";
     return base + (c.language == "julia" ? ".snippet.jl" : ".snippet.py");
+}
+
+// "finding 2 jit.shape_churn: TITLE" (the files: "finding 2 (jit.shape_churn): TITLE"), or "trace KIND"
+// for a trace-wide change (the Julia workload).
+std::string heading(const engine::TraceAnalysis& a, const engine::fix::FixChange& c, bool file = false) {
+    if (traceWide(c)) return "trace " + (file ? "(" + c.kind + ")" : c.kind) + ": every compile the log lists";
+    return "finding " + std::to_string(c.finding + 1) + " " + (file ? "(" + c.kind + ")" : c.kind) + ": " +
+           a.findings[c.finding].title;
 }
 
 // What each file starts with: the finding, the saving, how to verify; `#` comments in every language
 // we write (patch skips text before the first ---).
 std::string header(const engine::TraceAnalysis& a, const engine::fix::FixChange& c) {
-    std::string h = "finding " + std::to_string(c.finding + 1) + " (" + c.kind + "): " + a.findings[c.finding].title + "\n";
+    std::string h = heading(a, c, true) + "\n";
     h += "change: " + c.summary + "\nsaving: " + c.saving + "\nverify: " + c.verify + "\n";
     if (!c.file.empty()) h += "file: " + c.file + (c.line ? ":" + std::to_string(c.line) : "") + "\n";
     if (!c.where.empty() && c.diff.empty()) h += "where: " + c.where + "\n";
@@ -44,7 +54,7 @@ void printFixPlan(std::ostream& out, const std::string& label, const engine::Tra
     out << "fix " << label << ": " << plan.changes.size() << " change(s), " << plan.none.size()
         << " finding(s) without a mechanical fix\n";
     for (const auto& c : plan.changes) {
-        out << "\nfinding " << c.finding + 1 << " " << c.kind << ": " << a.findings[c.finding].title << "\n";
+        out << "\n" << heading(a, c) << "\n";
         out << "  change: " << c.summary << "\n  saving: " << c.saving << "\n  verify: " << c.verify << "\n";
         if (!c.file.empty()) out << "  file: " << c.file << (c.line ? ":" + std::to_string(c.line) : "") << "\n";
         for (const auto& n : c.notes) out << "  note: " << n << "\n";

@@ -12,8 +12,13 @@
 
 namespace cs::engine::fix {
 
+// FixChange::finding of a change that belongs to the whole trace, not to one finding (the Julia
+// precompile workload: every first-call compile of a --trace-compile log is a candidate).
+inline constexpr size_t kNoFinding = static_cast<size_t>(-1);
+inline constexpr const char* kJuliaWorkloadKind = "julia.precompile_workload";
+
 struct FixChange {
-    size_t finding = 0;        // index into TraceAnalysis::findings; its id is finding + 1
+    size_t finding = 0;        // index into TraceAnalysis::findings (its id is finding + 1), or kNoFinding
     std::string kind;          // the finding's kind
     std::string runtime;       // warp, torch, jax, numba, julia
     std::string summary;       // one line: what the change does
@@ -37,7 +42,7 @@ struct NoFix {
 };
 
 struct FixPlan {
-    std::vector<FixChange> changes;  // in finding order
+    std::vector<FixChange> changes;  // in finding order; a trace-wide change (kNoFinding) last
     std::vector<NoFix> none;         // in finding order
 };
 

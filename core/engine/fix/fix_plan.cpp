@@ -30,6 +30,7 @@ const Rule kRules[] = {
     {"warp.unique_modules", warpUniqueFix},
     {"warp.block_dim_variants", warpBlockDimFix},
     {"warp.generic_instance_after_load", warpGenericFix},
+    {"julia.invalidation_tree", juliaInvalidationFix},
 };
 
 std::string scriptOf(const std::string& cmdline, const std::string& baseDir) {
@@ -50,6 +51,9 @@ const char* noRuleReason(const std::string& kind) {
     if (kind.rfind("build.", 0) == 0) return "a header or template change needs a person's judgement";
     if (kind.rfind("julia.invalidation", 0) == 0)
         return "an invalidation is fixed in the method it names or upstream: see the tree (compilescope trees)";
+    if (kind.rfind("julia.", 0) == 0)
+        return "recompilation is invalidation, and these timings do not name the method that caused it: record the "
+               "trees (@snoop_invalidations) and import them beside this log";
     return "its fix depends on the program's intent, not on a value the trace holds";
 }
 }  // namespace
@@ -128,6 +132,7 @@ FixPlan planFixes(const TraceAnalysis& analysis, const FixContext& context, std:
         }
         plan.none.push_back({i, f.kind, whyNot});
     }
+    if (FixChange workload; !only && juliaWorkload(analysis, workload)) plan.changes.push_back(std::move(workload));
     return plan;
 }
 

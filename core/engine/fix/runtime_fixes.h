@@ -30,7 +30,9 @@ bool warpOptionFix(const FixInput& in, FixChange& out, std::string& whyNot);
 bool warpUniqueFix(const FixInput& in, FixChange& out, std::string& whyNot);
 bool warpBlockDimFix(const FixInput& in, FixChange& out, std::string& whyNot);
 bool warpGenericFix(const FixInput& in, FixChange& out, std::string& whyNot);
-bool juliaWorkloadFix(const FixInput& in, FixChange& out, std::string& whyNot);
+bool juliaInvalidationFix(const FixInput& in, FixChange& out, std::string& whyNot);
+// Not a finding's rule: the workload of the trace's --trace-compile statements (false when none is nameable).
+bool juliaWorkload(const TraceAnalysis& analysis, FixChange& out);
 
 // Shared by the rules: the cache lookups the finding's evidence names, in evidence order.
 std::vector<const Lookup*> evidenceLookups(const FixInput& in);
