@@ -65,6 +65,9 @@ details.finding dl{margin:0;padding:4px 14px 10px;display:grid;grid-template-col
 details.finding dt{color:var(--muted);font-size:12px;text-transform:uppercase}
 details.finding dd{margin:0}
 details.finding dd.fix{background:var(--okbg);border-radius:4px;padding:4px 8px}
+details.fix-change{margin:0 14px 10px;border:1px solid var(--line);border-radius:4px;background:#fafafa}
+details.fix-change>summary{cursor:pointer;padding:4px 8px;font-weight:550}
+details.fix-change pre{margin:0;padding:6px 10px;overflow-x:auto;font-size:12px;white-space:pre}
 details.finding ul{margin:0;padding-left:18px}
 .cost{margin-left:auto;font-weight:600;color:var(--bad);white-space:nowrap;font-variant-numeric:tabular-nums}
 .filters{display:flex;gap:6px;margin:0 0 6px}

@@ -2,6 +2,7 @@
 // `findings` prints and the GUI shows, most severe and most costly first.
 #include "core/report/sections.h"
 
+#include "core/engine/fix/fix_view.h"
 #include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
 
@@ -14,7 +15,18 @@ int rank(engine::Severity s) {
     return s == engine::Severity::Error ? 0 : s == engine::Severity::Warning ? 1 : 2;
 }
 
-void renderFinding(HtmlBuilder& h, const TraceReport& t, size_t index, const Links& links) {
+// "Show the change" (docs/fix.md): the diff or snippet `compilescope fix` writes, closed by default.
+void renderChange(HtmlBuilder& h, const engine::fix::FixChange& c, const std::string& label) {
+    h.open("details", {{"class", "fix-change"}, {"data-kind", truncateUtf8(c.kind, 200)}});
+    h.open("summary").shortText(label, 300).close();
+    h.open("pre", {{"class", c.diff.empty() ? "change snippet" : "change diff"}})
+        .shortText(engine::fix::changeText(c), 50000)
+        .close();
+    h.close();
+}
+
+void renderFinding(HtmlBuilder& h, const TraceReport& t, size_t index, const Links& links,
+                   const engine::fix::FixPlan& plan) {
     const engine::Finding& f = t.findings[index];
     const engine::CompileIndex* compiles = t.analysis ? &t.analysis->compileIndex : nullptr;
     const std::string sev = engine::severityName(f.severity);
@@ -52,6 +64,8 @@ void renderFinding(HtmlBuilder& h, const TraceReport& t, size_t index, const Lin
         h.close().close();
     }
     h.close();  // dl
+    if (t.analysis)
+        if (const auto* c = engine::fix::changeFor(plan, *t.analysis, f)) renderChange(h, *c, "Show the change: " + c->summary);
     h.close();  // details
 }
 }  // namespace
@@ -63,10 +77,11 @@ void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces, cons
     h.open("div", {{"class", "filters"}, {"id", "finding-filters"}}).close();  // severity chips (script)
     for (const auto& t : traces) {
         traceHeading(h, traces, t);
-        if (t.findings.empty()) {
-            emptyNote(h, "No analysis found anything to report in this trace.");
-            continue;
-        }
+        const engine::fix::FixPlan plan = t.analysis ? engine::fix::planFixesForTrace(*t.analysis) : engine::fix::FixPlan{};
+        if (t.findings.empty()) emptyNote(h, "No analysis found anything to report in this trace.");
+        for (const auto& c : plan.changes)
+            if (c.finding == engine::fix::kNoFinding) renderChange(h, c, "Show the change for the whole trace: " + c.summary);
+        if (t.findings.empty()) continue;
         std::vector<size_t> order;
         for (size_t i = 0; i < t.findings.size(); ++i) order.push_back(i);
         std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
@@ -75,7 +90,7 @@ void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces, cons
             return a.costNs.value_or(0) > b.costNs.value_or(0);
         });
         h.open("div", {{"class", "finding-list"}, {"data-trace", t.label}});
-        for (size_t i = 0; i < order.size() && i < kMaxListedRows; ++i) renderFinding(h, t, order[i], links);
+        for (size_t i = 0; i < order.size() && i < kMaxListedRows; ++i) renderFinding(h, t, order[i], links, plan);
         h.close();
         moreRows(h, static_cast<std::int64_t>(order.size()), std::min(order.size(), kMaxListedRows));
     }

@@ -220,3 +220,38 @@ TEST(Report, FindingsRenderWithSeverityCostAndFix) {
     EXPECT_NE(html.find("<span class=\"cost\">830 ms</span>"), std::string::npos);
     EXPECT_NE(html.find("<code>module load 3</code> second hash 9f8e7d6"), std::string::npos);
 }
+
+// "Show the change" (docs/fix.md): a finding with a mechanical fix carries the change `compilescope fix`
+// writes, in a closed <details> inside its own finding; a finding without one carries none.
+TEST(Report, FixableFindingOffersShowTheChange) {
+    test::TempDir dir;
+    auto path = dir.file("t.cstrace");
+    test::writeReportFixture(path);
+    const std::string html = reportOf({path});
+    std::vector<std::pair<std::string, std::string>> findings;  // kind, its <details> text up to the next finding
+    for (size_t at = html.find("<details class=\"finding\""); at != std::string::npos;) {
+        size_t next = html.find("<details class=\"finding\"", at + 1);
+        std::smatch m;
+        std::string block = html.substr(at, next == std::string::npos ? std::string::npos : next - at);
+        ASSERT_TRUE(std::regex_search(block, m, std::regex("data-kind=\"([^\"]+)\"")));
+        findings.emplace_back(m[1].str(), block);
+        at = next;
+    }
+    bool tree = false;
+    for (const auto& [kind, block] : findings) {
+        const bool shown = block.find("<details class=\"fix-change\"") != std::string::npos;
+        if (kind == "julia.invalidation_tree") {
+            tree = true;
+            EXPECT_TRUE(shown) << block;
+            // The method to make more specific, and the tree as evidence, escaped inside the <pre>.
+            EXPECT_NE(block.find("<summary>Show the change: make `show(io::IO, ::Type{&lt;:Tracker.TrackedReal})` more specific"),
+                      std::string::npos) << block;
+            EXPECT_TRUE(std::regex_search(block, std::regex("<pre class=\"change snippet\">[^<]*#   inserting show\\(io::IO, "
+                                                            "::Type\\{&lt;:Tracker.TrackedReal\\}\\) @ Tracker lib.jl:96 invalidated:")))
+                << block;
+        } else if (kind.rfind("cache.", 0) == 0 || kind.rfind("trace.", 0) == 0) {
+            EXPECT_FALSE(shown) << kind << " has no mechanical fix, yet shows a change";
+        }
+    }
+    EXPECT_TRUE(tree) << "the fixture's invalidation tree is not a finding";
+}
