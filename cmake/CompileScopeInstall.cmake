@@ -89,6 +89,8 @@ if(TARGET compilescope-gui)
           DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME compilescope.xml COMPONENT gui)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/desktop/io.github.compilescope.CompileScope.metainfo.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo COMPONENT gui)
+  # The start screen's "Open the demo" (app/widgets/start_screen.h looks for it here).
+  install(FILES ${PROJECT_SOURCE_DIR}/resources/demo/demo.cstrace DESTINATION ${CMAKE_INSTALL_DATADIR}/compilescope/demo COMPONENT gui)
   # PNG icons rendered from the SVG at build time, where rsvg-convert exists.
   find_program(COMPILESCOPE_RSVG rsvg-convert)
   if(COMPILESCOPE_RSVG)

@@ -18,6 +18,7 @@
 #include "app/widgets/overview_view.h"
 #include "app/widgets/search_view.h"
 #include "app/widgets/shortcuts_help.h"
+#include "app/widgets/start_screen.h"
 #include "app/widgets/timeline_view.h"
 
 #include <QApplication>
@@ -269,6 +270,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     resize(1280, 800);
 }
+    setUpStartScreen();  // shown until a trace opens (main_window_start.cpp)
 
 MainWindow::~MainWindow() {
     if (m_reportThread) m_reportThread->wait();
@@ -365,6 +367,7 @@ void MainWindow::openTraces(const QStringList& paths) {
     if (m_current < 0 && !m_docs.empty()) setCurrentDocument(0);
     updateProgressUi();
 }
+    if (!paths.isEmpty()) showTabs();
 
 // Each trace named by the shortest trailing path that tells it apart from the others open: the
 // ranks of a job all write trace.cstrace, each in a folder of its own (rank0/trace.cstrace). The
@@ -707,6 +710,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
+    if (m_start) m_start->setRecent(recent);
     QStringList paths;
     for (const QUrl& url : e->mimeData()->urls())
         if (url.isLocalFile()) paths << url.toLocalFile();

@@ -19,6 +19,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QProgressBar;
+class QStackedWidget;
 class QTabWidget;
 class QTimer;
 class QToolButton;
@@ -38,6 +39,7 @@ class OverviewView;
 class SearchView;
 class TimelineView;
 class TraceLoader;
+class StartScreen;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,6 +62,9 @@ public:
     SearchView* search() const { return m_search; }
     CacheView* cache() const { return m_cache; }
     // The keyboard help ("?" on the timeline, Help menu); nullptr until first shown.
+    // The page shown until a trace opens (main_window_start.cpp); the tabs replace it then.
+    StartScreen* startScreen() const { return m_start; }
+    bool showsStartScreen() const;
     void showShortcuts();
     ShortcutsHelp* shortcutsHelp() const { return m_shortcuts; }
     ModulesView* modules() const { return m_modules; }
@@ -104,6 +109,10 @@ private:
     void rebuildRecentMenu();
     // Selects `e` in the view that lists it; returns that view, or null when none does.
     QWidget* showEvidence(const engine::Evidence& e);
+    void setUpStartScreen();
+    void showTabs();
+    StartScreen* m_start = nullptr;
+    QStackedWidget* m_pages = nullptr;
     TraceDocument* doc(int id);
     const TraceDocument* doc(int id) const;
     void refreshViews();
