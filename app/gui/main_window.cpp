@@ -412,7 +412,7 @@ void MainWindow::refreshViews() {
     if (m_current < 0) return;
     const TraceDocument& d = m_docs[static_cast<std::size_t>(m_current)];
     m_overview->setDocument(d);
-    m_findings->setFindings(d.findings);
+    m_findings->setDocument(d);  // the findings, and each one's change (Show the change)
     m_cache->setDocument(d);
     m_modules->setDocument(d);
     m_invalidations->setDocument(d);

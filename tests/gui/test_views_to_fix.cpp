@@ -17,14 +17,20 @@
 #include "core/ingest/import_files.h"
 #include "test_util.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTest>
 #include <QTreeView>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <regex>
 
@@ -280,4 +286,52 @@ TEST(ViewsToFix, AHashSearchFindsItsModuleInAWarpLog) {
     for (int r = 0; r < totals->rowCount(); ++r) loads += totals->index(r, 1).data().toLongLong();
     EXPECT_EQ(loads, m->rowCount());
     EXPECT_GE(totals->rowCount(), 4);  // map_div and map_mul at two hashes each, plus their cached loads
+}
+
+// Issue 37, "Show the change": a finding with a mechanical fix (an invalidation tree: the method to make
+// more specific, the tree as evidence) enables the Findings view's action, which opens a dialog with
+// the change's text and copies it; a finding without one leaves the action disabled.
+TEST(ViewsToFix, AFixableFindingShowsItsChange) {
+    auto window = openWindow(dataFile("julia/printed_trees.txt"));
+    ASSERT_EQ(window->documents().size(), 1u);
+    const TraceDocument& doc = window->documents().at(0);
+    ASSERT_TRUE(doc.findings && doc.analyses && doc.analyses->invalidations);
+    int fixable = -1;
+    for (std::size_t i = 0; i < doc.findings->size(); ++i)
+        if ((*doc.findings)[i].kind == "julia.invalidation_tree" && fixable < 0) fixable = static_cast<int>(i);
+    ASSERT_GE(fixable, 0);
+    FindingsView* view = window->findings();
+    QAction* action = view->showChangeAction();
+    ASSERT_NE(action, nullptr);
+    EXPECT_TRUE(view->table()->view()->actions().contains(action));  // also the rows' context menu
+    {
+        // @time_imports rows mostly recompilation: findings whose fix needs the trees, not a change.
+        auto plain = openWindow(dataFile("julia/time_imports_plots_manual.txt"));
+        const TraceDocument& other = plain->documents().at(0);
+        ASSERT_TRUE(other.findings && !other.findings->empty());
+        for (std::size_t i = 0; i < other.findings->size(); ++i) {
+            plain->findings()->showFinding(static_cast<int>(i));
+            EXPECT_FALSE(plain->findings()->showChangeAction()->isEnabled()) << (*other.findings)[i].kind;
+        }
+    }
+    view->showFinding(fixable);
+    ASSERT_TRUE(action->isEnabled());
+    const cs::engine::Finding& f = (*doc.findings)[static_cast<std::size_t>(fixable)];
+    const auto& tree = doc.analyses->invalidations->trees.at(static_cast<std::size_t>(f.evidence.back().rowId - 1));
+    action->trigger();
+    auto* text = view->findChild<QPlainTextEdit*>(QStringLiteral("fixChangeText"));
+    ASSERT_NE(text, nullptr);
+    const std::string shown = text->toPlainText().toStdString();
+    const std::string method = tree.method.substr(0, tree.method.rfind(" @ "));
+    EXPECT_NE(shown.find("make `" + method + "` more specific"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("#   inserting " + tree.method + " invalidated:"), std::string::npos) << shown;
+    auto* copy = view->findChild<QPushButton*>(QStringLiteral("fixChangeCopy"));
+    ASSERT_NE(copy, nullptr);
+    copy->click();
+    EXPECT_EQ(QGuiApplication::clipboard()->text(), text->toPlainText());
+    if (const char* shots = std::getenv("COMPILESCOPE_SCREENSHOT_DIR")) {  // to look at, not asserted
+        text->window()->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/fix_change.png"));
+        window->tabs()->setCurrentWidget(view);
+        window->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/fix_findings_view.png"));
+    }
 }
