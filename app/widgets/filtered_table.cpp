@@ -1,7 +1,11 @@
 #include "filtered_table.h"
 
+#include "column_fit.h"
+
 #include "app/models/table_model.h"
 
+#include <QEvent>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QColor>
@@ -61,6 +65,12 @@ FilteredTable::FilteredTable(QAbstractItemModel* model, const QString& placehold
     m_view->setRootIsDecorated(qobject_cast<QAbstractTableModel*>(model) == nullptr);
     m_view->sortByColumn(-1, Qt::AscendingOrder);  // snapshot order until the user sorts
     m_view->header()->setStretchLastSection(true);
+    m_view->setTextElideMode(Qt::ElideMiddle);  // a name keeps its start and end; the whole is its tooltip
+    m_view->setItemDelegate(new ElidedTipDelegate(m_view));
+    m_view->viewport()->installEventFilter(this);
+    connect(m_view->header(), &QHeaderView::sectionResized, this, [this] {
+        if (!m_fitting && QGuiApplication::mouseButtons() != Qt::NoButton) m_userSized = true;
+    });
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& i) { emit activated(m_proxy->mapToSource(i)); });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -69,7 +79,14 @@ FilteredTable::FilteredTable(QAbstractItemModel* model, const QString& placehold
 }
 
 void FilteredTable::resizeColumns() {
-    for (int c = 0; c + 1 < m_proxy->columnCount(); ++c) m_view->resizeColumnToContents(c);
+    m_fitting = true;
+    fitColumns(m_view);
+    m_fitting = false;
+}
+
+bool FilteredTable::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize && !m_userSized) resizeColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void FilteredTable::selectSource(const QModelIndex& source) {

@@ -1,5 +1,6 @@
 // A filter box over a sortable tree/table view: the one way every table of the GUI is shown.
-// Filtering and sorting live in a proxy (STYLE.md 6); activation reports the source index.
+// Filtering and sorting live in a proxy (STYLE.md 6); activation reports the source index. Columns
+// are fitted to the view's width (column_fit.h) on each reset and resize until the user drags one.
 #pragma once
 
 #include <QWidget>
@@ -19,6 +20,7 @@ public:
     QTreeView* view() const { return m_view; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QLineEdit* filter() const { return m_filter; }
+    // Fits the columns to their content and the view's width (column_fit.h).
     void resizeColumns();
     // Selects and scrolls to a source index.
     void selectSource(const QModelIndex& source);
@@ -27,7 +29,12 @@ signals:
     void activated(const QModelIndex& source);
     void current(const QModelIndex& source);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    bool m_fitting = false;    // resizeColumns is resizing: not the user
+    bool m_userSized = false;  // the user dragged a column: window resizes keep their widths
     QLineEdit* m_filter;
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;

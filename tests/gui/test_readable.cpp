@@ -4,14 +4,23 @@
 
 #include "app/gui/main_window.h"
 #include "app/widgets/how_to_record.h"
+#include "app/widgets/column_fit.h"
+#include "app/widgets/filtered_table.h"
 #include "app/widgets/start_screen.h"
 #include "test_util.h"
 
+#include <QApplication>
+#include <QHeaderView>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
 #include <QTabWidget>
+#include <QStyle>
 #include <QTest>
+#include <QToolTip>
+#include <QHelpEvent>
+#include <QTreeView>
 
 using namespace cs::gui;
 
@@ -71,4 +80,90 @@ TEST(StartScreen, RecentTraceOpensAndNoneSaysSo) {
     ASSERT_TRUE(cs::test::waitFor([&] { return !w->isLoading(); }));
     ASSERT_EQ(w->documents().size(), 1u);
     EXPECT_FALSE(w->showsStartScreen());
+}
+
+namespace {
+// A cell that holds a figure (a count, a duration, a share: column_fit.h), or a load sequence's ↺.
+bool isFigure(const QString& text) { return isFigureText(text) || text.contains(QChar(0x21BA)); }
+
+// Every header and figure cell of `table` that does not fit its column: "view/column 'header': text (needs N, has M)".
+QStringList clippedCells(const QString& viewName, FilteredTable* table) {
+    QStringList out;
+    QTreeView* v = table->view();
+    QHeaderView* h = v->header();
+    QAbstractItemModel* m = v->model();
+    const int margin = v->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, v) + 1;
+    const int headerMargin = v->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h);
+    for (int c = 0; c < m->columnCount(); ++c) {
+        if (h->isSectionHidden(c)) continue;
+        const QString title = m->headerData(c, Qt::Horizontal).toString();
+        const int need = h->fontMetrics().horizontalAdvance(title) + 2 * headerMargin;
+        if (need > h->sectionSize(c))
+            out << QStringLiteral("%1/%2 header: needs %3, has %4").arg(viewName, title).arg(need).arg(h->sectionSize(c));
+        // Where the column ends beyond the view, the user does not see it at all.
+        if (h->sectionViewportPosition(c) + h->sectionSize(c) > v->viewport()->width() + 1 && c + 1 < m->columnCount())
+            out << QStringLiteral("%1/%2: off-screen (ends at %3 of %4)").arg(viewName, title)
+                       .arg(h->sectionViewportPosition(c) + h->sectionSize(c)).arg(v->viewport()->width());
+        for (int r = 0; r < std::min(m->rowCount(), 300); ++r) {
+            const QModelIndex i = m->index(r, c);
+            const QString text = i.data().toString();
+            if (!isFigure(text)) continue;
+            const QVariant f = i.data(Qt::FontRole);
+            const QFontMetrics fm(f.isValid() ? f.value<QFont>() : v->font());
+            int needCell = fm.horizontalAdvance(text) + 2 * margin;
+            if (c == 0) needCell += v->rootIsDecorated() ? v->indentation() : 0;
+            if (needCell > h->sectionSize(c))
+                out << QStringLiteral("%1/%2 row %3: \"%4\" needs %5, has %6").arg(viewName, title).arg(r).arg(text).arg(needCell).arg(h->sectionSize(c));
+        }
+    }
+    return out;
+}
+}  // namespace
+
+// On the demo at 1280 x 800 no header or figure of the Overview, Cache, Modules, Invalidations and
+// Search tables is cut, and no column of theirs sits off-screen.
+TEST(ReadableTables, NoHeaderOrFigureIsClippedAt1280x800) {
+    auto w = bareWindow();
+    w->openTraces({kDemo});
+    ASSERT_TRUE(cs::test::waitFor([&] { return !w->isLoading(); }));
+    w->searchBox()->setText(QStringLiteral("compile"));
+    QTest::keyClick(w->searchBox(), Qt::Key_Return);
+    QStringList clipped;
+    for (const QString& name : {QStringLiteral("Overview"), QStringLiteral("Cache"), QStringLiteral("Modules"),
+                               QStringLiteral("Invalidations"), QStringLiteral("Search")}) {
+        QWidget* view = w->view(name);
+        ASSERT_NE(view, nullptr) << name.toStdString();
+        w->tabs()->setCurrentWidget(view);
+        QApplication::processEvents();
+        const QList<FilteredTable*> tables = view->findChildren<FilteredTable*>();
+        EXPECT_FALSE(tables.isEmpty()) << name.toStdString();
+        for (FilteredTable* t : tables)
+            if (t->isVisible()) clipped << clippedCells(name, t);
+    }
+    EXPECT_TRUE(clipped.isEmpty()) << clipped.join(QLatin1Char('\n')).toStdString();
+
+    // A name that gives way is elided in the middle, and its tooltip is whole.
+    FilteredTable* search = w->view(QStringLiteral("Search"))->findChildren<FilteredTable*>().front();
+    w->tabs()->setCurrentWidget(w->view(QStringLiteral("Search")));
+    QTreeView* v = search->view();
+    EXPECT_EQ(v->textElideMode(), Qt::ElideMiddle);
+    QModelIndex cut;
+    for (int r = 0; r < v->model()->rowCount() && !cut.isValid(); ++r) {
+        const QModelIndex i = v->model()->index(r, 0);
+        if (v->fontMetrics().horizontalAdvance(i.data().toString()) > v->columnWidth(0)) cut = i;
+    }
+    ASSERT_TRUE(cut.isValid()) << "the demo's Warp banner is longer than the Name column";
+    v->scrollTo(cut);
+    const QPoint at = v->visualRect(cut).center();
+    QHelpEvent help(QEvent::ToolTip, at, v->viewport()->mapToGlobal(at));
+    QApplication::sendEvent(v->viewport(), &help);
+    EXPECT_EQ(QToolTip::text(), cut.data().toString());
+}
+
+// What counts as a figure: these never give way to a name.
+TEST(ReadableTables, FiguresAreToldFromNames) {
+    for (const char* figure : {"2047 s", "96.9%", "313 ms", "1389", "0.000374", "n/a", "520 µs", "3 / 5"})
+        EXPECT_TRUE(isFigureText(QString::fromUtf8(figure))) << figure;
+    for (const char* name : {"2 `# recompile` statements: 18345.7 ms", "__main__.saxpy", "6eb476a → 17e6601", "lookup #2", "cuda:0"})
+        EXPECT_FALSE(isFigureText(QString::fromUtf8(name))) << name;
 }
