@@ -1,4 +1,4 @@
-// compilescope-gui [TRACE...]: the desktop viewer.
+// compilescope-gui [--baseline TRACE] [TRACE...]: the desktop viewer.
 #include "main_window.h"
 
 #include <QApplication>
@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
     QCommandLineOption size(QStringLiteral("window-size"),
                             QStringLiteral("Initial window size, e.g. 1000x700 (screenshots at a given width)."), QStringLiteral("WxH"));
     parser.addOption(size);
+    QCommandLineOption baseline(QStringLiteral("baseline"),
+                                QStringLiteral("Compare the traces with this baseline run (as File > Compare with baseline…)."),
+                                QStringLiteral("TRACE"));
+    parser.addOption(baseline);
     parser.process(app);
 
     cs::gui::MainWindow window;
@@ -38,6 +42,7 @@ int main(int argc, char** argv) {
     }
     window.show();
     window.openTraces(parser.positionalArguments());
+    if (parser.isSet(baseline)) window.compareWithBaseline(parser.value(baseline));
     if (parser.isSet(shots)) window.takeScreenshots(parser.value(shots), [] { QApplication::quit(); });
     return QApplication::exec();
 }

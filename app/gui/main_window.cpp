@@ -10,6 +10,7 @@
 #include "app/models/arg_search_fetcher.h"
 #include "app/models/trace_loader.h"
 #include "app/widgets/build_view.h"
+#include "app/widgets/diff_view.h"
 #include "app/widgets/ranks_view.h"
 #include "app/widgets/cache_view.h"
 #include "app/widgets/findings_view.h"
@@ -78,11 +79,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_rankTimer->setInterval(500);
     connect(m_rankTimer, &QTimer::timeout, this, [this] {
         std::vector<const TraceDocument*> all;
-        for (const TraceDocument& d : m_docs) all.push_back(&d);
+        for (const TraceDocument& d : m_docs)
+            if (!d.baseline) all.push_back(&d);  // a baseline is compared by the Diff view, not as a rank
         refreshRanks(all, true);
     });
     m_tabs->addTab(m_ranks, QStringLiteral("Ranks"));
     m_tabs->setTabVisible(m_tabs->indexOf(m_ranks), false);
+    setUpCompare();  // the Diff tab, shown once a baseline is open (main_window_compare.cpp)
     setCentralWidget(m_tabs);
     // The details pane reads the trace a timeline source was drawn from: the analysed file (an
     // import's temporary trace, a live recording's mirror) once known, else the file opened.
@@ -268,9 +271,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_timeline->plot()->select(sel, m_timeline->followSelection());
     });
     buildMenus();
+    setUpStartScreen();  // shown until a trace opens (main_window_start.cpp)
     resize(1280, 800);
 }
-    setUpStartScreen();  // shown until a trace opens (main_window_start.cpp)
 
 MainWindow::~MainWindow() {
     if (m_reportThread) m_reportThread->wait();
@@ -282,6 +285,7 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(QStringLiteral("Open &recent"));
     rebuildRecentMenu();
     file->addAction(QStringLiteral("Attach to a &live recording…"), this, &MainWindow::attachDialog);
+    file->addAction(QStringLiteral("&Compare with baseline…"), this, &MainWindow::compareDialog);
     file->addSeparator();
     file->addAction(QStringLiteral("Export plot as &PNG…"), this, [this] { exportPlot(false); });
     file->addAction(QStringLiteral("Export plot as &SVG…"), this, [this] { exportPlot(true); });
@@ -364,10 +368,10 @@ void MainWindow::openTraces(const QStringList& paths) {
         addRecent(d.path);
     }
     relabelDocuments();
+    if (!paths.isEmpty()) showTabs();
     if (m_current < 0 && !m_docs.empty()) setCurrentDocument(0);
     updateProgressUi();
 }
-    if (!paths.isEmpty()) showTabs();
 
 // Each trace named by the shortest trailing path that tells it apart from the others open: the
 // ranks of a job all write trace.cstrace, each in a folder of its own (rank0/trace.cstrace). The
@@ -421,6 +425,7 @@ void MainWindow::refreshViews() {
     std::vector<const TraceDocument*> all;
     for (const TraceDocument& doc : m_docs) all.push_back(&doc);
     m_timeline->setLossText(lossBannerText(all));
+    std::erase_if(all, [](const TraceDocument* doc) { return doc->baseline; });  // compared by the Diff view instead
     refreshRanks(all);
 }
 
@@ -480,7 +485,10 @@ void MainWindow::refreshTimeline(bool keepView) {
         const TraceDocument& d = m_docs[i];
         if (!d.timeline) continue;
         // An outline whose load ended (cancelled, failed) says its events were not read.
-        sources.push_back({d.label, d.timeline, i < m_rankNotes.size() ? m_rankNotes[i] : QString(), !d.loading && d.timeline->outline});
+        TimelineSource s{d.label, d.timeline, i < m_rankNotes.size() ? m_rankNotes[i] : QString(), !d.loading && d.timeline->outline,
+                         d.baseline};
+        if (d.baseline) s.note = QStringLiteral("baseline (dimmed)");
+        sources.push_back(std::move(s));
     }
     m_timeline->plot()->setOpenTraces(m_docs.size());
     m_timeline->plot()->setSources(std::move(sources), keepView);
@@ -703,6 +711,7 @@ void MainWindow::rebuildRecentMenu() {
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
     for (const QString& p : recent) m_recentMenu->addAction(p, this, [this, p] { openTraces({p}); });
     m_recentMenu->setEnabled(!recent.isEmpty());
+    if (m_start) m_start->setRecent(recent);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
@@ -710,7 +719,6 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
-    if (m_start) m_start->setRecent(recent);
     QStringList paths;
     for (const QUrl& url : e->mimeData()->urls())
         if (url.isLocalFile()) paths << url.toLocalFile();
@@ -731,6 +739,12 @@ void MainWindow::takeScreenshots(const QString& dir, std::function<void()> done)
                 QElapsedTimer waited;
                 waited.start();
                 while (m_search->argumentsPending() && waited.elapsed() < 5000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+            }
+            // The diff against a baseline comes from a worker thread too.
+            if (m_tabs->widget(i) == m_diffView) {
+                QElapsedTimer waited;
+                waited.start();
+                while (m_diffView->pending() && waited.elapsed() < 60000) QApplication::processEvents(QEventLoop::AllEvents, 50);
             }
             QApplication::processEvents();
             if (m_tabs->widget(i) == m_timeline) m_timeline->plot()->replot();

@@ -29,6 +29,8 @@ class QThread;
 namespace cs::gui {
 
 class BuildView;
+class DiffRunner;
+class DiffView;
 class RanksView;
 class CacheView;
 class ShortcutsHelp;
@@ -37,9 +39,9 @@ class InvalidationsView;
 class ModulesView;
 class OverviewView;
 class SearchView;
+class StartScreen;
 class TimelineView;
 class TraceLoader;
-class StartScreen;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,17 +62,21 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     FindingsView* findings() const { return m_findings; }
     SearchView* search() const { return m_search; }
-    CacheView* cache() const { return m_cache; }
-    // The keyboard help ("?" on the timeline, Help menu); nullptr until first shown.
     // The page shown until a trace opens (main_window_start.cpp); the tabs replace it then.
     StartScreen* startScreen() const { return m_start; }
     bool showsStartScreen() const;
+    CacheView* cache() const { return m_cache; }
+    // The keyboard help ("?" on the timeline, Help menu); nullptr until first shown.
     void showShortcuts();
     ShortcutsHelp* shortcutsHelp() const { return m_shortcuts; }
     ModulesView* modules() const { return m_modules; }
     InvalidationsView* invalidations() const { return m_invalidations; }
     BuildView* build() const { return m_build; }
     RanksView* ranks() const { return m_ranks; }
+    // File > Compare with baseline…: opens `path` as the baseline (dimmed on the timeline, aligned at its
+    // start like every trace) and shows the Diff view of it against the current trace.
+    void compareWithBaseline(const QString& path);
+    DiffView* diffView() const { return m_diffView; }
     // Selects span `spanId` of the current document on the timeline (as Search does), or shows
     // [startNs, endNs) of the display axis where no lane holds it; the Build view's rows call it.
     void showSpanInTimeline(std::int64_t spanId, std::int64_t startNs, std::int64_t endNs);
@@ -103,16 +109,16 @@ protected:
 
 private:
     void buildMenus();
+    void setUpStartScreen();
+    void showTabs();
+    StartScreen* m_start = nullptr;
+    QStackedWidget* m_pages = nullptr;
     void openDialog();
     void attachDialog();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     // Selects `e` in the view that lists it; returns that view, or null when none does.
     QWidget* showEvidence(const engine::Evidence& e);
-    void setUpStartScreen();
-    void showTabs();
-    StartScreen* m_start = nullptr;
-    QStackedWidget* m_pages = nullptr;
     TraceDocument* doc(int id);
     const TraceDocument* doc(int id) const;
     void refreshViews();
@@ -148,6 +154,11 @@ private:
     InvalidationsView* m_invalidations;
     BuildView* m_build;
     RanksView* m_ranks = nullptr;
+    DiffView* m_diffView = nullptr;
+    DiffRunner* m_diffRunner = nullptr;
+    void setUpCompare();
+    void compareDialog();
+    void runDiff();  // the baseline against the current trace (or the first other one), on a worker thread
     QTimer* m_rankTimer = nullptr;  // the throttle of refreshRanks while traces load
     std::vector<const void*> m_rankInputs;  // the analyses the Ranks view compared (refreshRanks)
     QStringList m_rankLabels;

@@ -44,6 +44,8 @@ struct TraceDocument {
     FindingsPtr findings;
     AnalysesPtr analyses;
     bool loading = true;
+    // Opened by File > Compare with baseline…: dimmed on the timeline, never compared as a rank.
+    bool baseline = false;
 };
 
 }  // namespace cs::gui

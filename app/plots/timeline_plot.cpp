@@ -527,6 +527,7 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             QColor fill = categoryColor(it.category);
             if (it.category < 32) m_lanes->categories |= 1u << it.category;
             if (it.count > 1) fill.setAlpha(120);
+            if (m_sources[static_cast<std::size_t>(row.source)].dimmed) fill.setAlpha(fill.alpha() / 3);
             const bool hit = hits && it.count == 1 && hits->count(it.rowId) > 0;
             canvas.rect(rect, fill, selected ? QColor(Qt::black) : hit ? QColor(0xff, 0x6f, 0x00) : QColor());
             if (rect.width() > 30) {
@@ -544,7 +545,9 @@ void TimelinePlot::paintContent(Canvas& canvas) const {
             const bool miss = m.flagged > 0;
             QRectF rect(a - 1.5, y->coordToPixel(row.y0) + (miss ? 1 : rowPx / 2), 3, miss ? rowPx - 2 : rowPx / 2 - 1);
             bool selected = m_selection.source == row.source && m_selection.marks == row.marks && m_selection.mark.rowId == m.rowId;
-            canvas.rect(rect, lookupColor(miss), selected ? QColor(Qt::black) : QColor());
+            QColor markFill = lookupColor(miss);
+            if (m_sources[static_cast<std::size_t>(row.source)].dimmed) markFill.setAlpha(markFill.alpha() / 3);
+            canvas.rect(rect, markFill, selected ? QColor(Qt::black) : QColor());
             if (miss) canvas.text(QRectF(a + 3, rect.top(), 60, rect.height()), QStringLiteral("miss"), lookupColor(true));
             ++m_lanes->drawn;
         }

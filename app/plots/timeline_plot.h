@@ -39,6 +39,7 @@ struct TimelineSource {
     TimelinePtr data;
     QString note{};     // on each of its group headers, e.g. "slow rank: 3.02x the median" (empty: none)
     bool stopped = false;  // an outline whose full read will not come (cancelled, or it failed)
+    bool dimmed = false;   // a baseline compared with (File > Compare with baseline…): drawn faded
 };
 
 // A Shift-drag selection: a time range over the lanes it crossed, summarised per span name.
