@@ -110,9 +110,12 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
         out << "time span: " << util::formatDuration(s.spanNs())
             << (s.wallClock ? " (clocked work)" : " (work laid end to end; no wall clock)") << "\n";
     } else {
-        out << "time span: - (nothing in the trace is timed)\n";
+        out << "time span: - (no timestamps: nothing in the trace is timed)\n";
     }
-    out << "compile time: " << util::formatDuration(s.compileNs);
+    // Compiles whose time the input never printed (a cut paste, an untimed log) and none timed: the
+    // total is unknown, not 0 ns (issue 35).
+    if (s.compileNs == 0 && s.untimedCompiles > 0) out << "compile time: unknown";
+    else out << "compile time: " << util::formatDuration(s.compileNs);
     if (auto share = s.compileShare()) out << " (" << percent(*share) << " of the clocked wall time)";
     else out << " (no wall clock: no share of wall time)";
     out << "\n";

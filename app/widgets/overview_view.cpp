@@ -42,7 +42,9 @@ QColor chartColor(const std::string& label) {
 QString compileHeadline(const engine::CompileSummary& s) {
     // Nothing compiled: say what the trace lacks and how to record it, not "0 ns compiling".
     if (const QString none = noCompileSentence(s); !none.isEmpty()) return none;
-    QString text = QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
+    // Compiles printed without their time and none timed: unknown, not 0 ns (issue 35).
+    QString text = s.compileNs == 0 && s.untimedCompiles > 0 ? QStringLiteral("unknown time compiling")
+                                                              : QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
     if (auto share = s.compileShare())
         text += QStringLiteral(", %1 of %2 clocked wall time").arg(percentText(*share), durationText(s.wallNs));
     else
@@ -76,11 +78,17 @@ OverviewView::OverviewView(QWidget* parent)
     });
     auto* grid = new QGridLayout;
     grid->addWidget(boxed(QStringLiteral("Compile time by category"), m_chart), 0, 0);
-    grid->addWidget(boxed(QStringLiteral("Categories"), new FilteredTable(m_categories, QStringLiteral("Filter categories"))), 0, 1);
-    grid->addWidget(boxed(QStringLiteral("Runtimes"), new FilteredTable(m_runtimes, QStringLiteral("Filter runtimes"))), 1, 0);
+    m_categoryTable = new FilteredTable(m_categories, QStringLiteral("Filter categories"));
+    m_runtimeTable = new FilteredTable(m_runtimes, QStringLiteral("Filter runtimes"));
+    m_sessionTable = new FilteredTable(m_sessions, QStringLiteral("Filter sessions"));
+    auto* problems = new FilteredTable(m_problems, QStringLiteral("Filter problems"));
+    problems->setEmptyText(QStringLiteral("Nothing dropped or malformed: every input was read."));
+    m_findingsTable->setEmptyText(QStringLiteral("No finding: no recompile, repeated build or invalidation that a change could save."));
+    grid->addWidget(boxed(QStringLiteral("Categories"), m_categoryTable), 0, 1);
+    grid->addWidget(boxed(QStringLiteral("Runtimes"), m_runtimeTable), 1, 0);
     grid->addWidget(boxed(QStringLiteral("Top findings"), m_findingsTable), 1, 1);
-    grid->addWidget(boxed(QStringLiteral("Sessions"), new FilteredTable(m_sessions, QStringLiteral("Filter sessions"))), 2, 0);
-    grid->addWidget(boxed(QStringLiteral("Trace problems"), new FilteredTable(m_problems, QStringLiteral("Filter problems"))), 2, 1);
+    grid->addWidget(boxed(QStringLiteral("Sessions"), m_sessionTable), 2, 0);
+    grid->addWidget(boxed(QStringLiteral("Trace problems"), problems), 2, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_loss);
     layout->addWidget(m_headline);
@@ -97,6 +105,10 @@ void OverviewView::setDocument(const TraceDocument& doc) {
     const engine::CompileSummary& s = *doc.summary;
     m_headline->setText(doc.label + QStringLiteral(": ") + compileHeadline(s));
     m_verdict->setText(acceptanceVerdictHtml(doc));
+    const QString noTime = lacksSentence(&s, QStringLiteral("compile with a duration"));
+    for (FilteredTable* t : {m_categoryTable, m_runtimeTable}) t->setEmptyText(noTime);
+    m_sessionTable->setEmptyText(lacksSentence(&s, QStringLiteral("session")));
+    m_chart->setEmptyText(noTime);
     m_categories->setRows(shareRows(s, s.byCategory));
     m_runtimes->setRows(shareRows(s, s.byRuntime, &runtimeDisplayName));
     m_sessions->setRows(std::make_shared<const std::vector<engine::SessionSummary>>(s.sessions));

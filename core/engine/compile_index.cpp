@@ -364,10 +364,11 @@ private:
         e.why = category == CS_CAT_COMPILE ? "compiled" : "loaded code compiled before";
         m_reader.query("SELECT key_sid, value FROM span_args WHERE span_id = " + std::to_string(e.rowId) + " LIMIT 50",
                        [&](sqlite3_stmt* st) { e.options.push_back({m_reader.str(colInt(st, 0)), trace::colText(st, 1)}); });
-        bool untimed = false;  // a --trace-compile statement printed without --trace-compile-timing
+        // A --trace-compile statement printed without --trace-compile-timing, a TORCH_LOGS recompile.
+        bool untimed = false;
         for (const auto& [name, value] : e.options) untimed |= name == "untimed" && value == "1";
         torchWhy(e);
-        if (untimed) e.why += " (Julia printed no time for it: time not recorded)";
+        if (untimed) e.why += " (the log printed no time for it: time not recorded)";
         else if (!e.durNs) e.why += " (it never ended: time not recorded)";
         // Nested work on the same track (inference, codegen, phases): the compile's phase durations.
         if (e.durNs && *e.durNs > 0)

@@ -140,21 +140,25 @@ struct CompileSummaryBuilder::Impl {
                                    [](const SessionSummary& a, std::int64_t v) { return a.id < v; });
         return it != s.sessions.end() && it->id == id ? static_cast<std::size_t>(it - s.sessions.begin()) : s.sessions.size();
     }
+    // A duration printed as 0 (Julia's "#=    0.0 ms =#", an "@time" at 0 % compilation) is 0 ns,
+    // recorded; only a missing or damaged one is "time not recorded" (docs/accounting.md).
     void timed(std::int64_t session, const char* label, std::int64_t start, std::optional<std::int64_t> dur) {
         int l = labelIndex(label);
-        if (!dur || *dur <= 0) {
+        if (!dur || *dur < 0) {
             if (kLabels[l].kind == Kind::Compile) ++s.untimedCompiles;
             return;
         }
+        if (*dur == 0) return;
         others.push_back({sessionIndex(session), l, {start, util::satAdd(start, *dur)}});  // an unknown session counts in totals only
         ++items[l];
     }
     void untimedFact(std::int64_t session, const char* label, std::optional<std::int64_t> dur) {
         int l = labelIndex(label);
-        if (!dur || *dur <= 0) {
+        if (!dur || *dur < 0) {
             if (kLabels[l].kind == Kind::Compile) ++s.untimedCompiles;
             return;
         }
+        if (*dur == 0) return;
         untimed[l] = util::satAdd(untimed[l], *dur);
         if (kLabels[l].kind == Kind::Compile) {
             untimedCompile = util::satAdd(untimedCompile, *dur);
@@ -248,6 +252,11 @@ void CompileSummaryBuilder::Impl::readOtherTables() {
                      s.reportedCompileNs = util::satAdd(s.reportedCompileNs, v);
                      timed(colInt(st, 0), "Julia compile share", colInt(st, 1), v);
                  });
+    // A compile the log names without its time, written as an instant (arg untimed=1 on a 0 ns span:
+    // TORCH_LOGS "Recompiling function"), is "time not recorded" too.
+    reader.query("SELECT count(*) FROM span_args a JOIN strings k ON k.id = a.key_sid JOIN spans s ON s.id = a.span_id "
+                 "WHERE k.str = 'untimed' AND s.dur_ns IS NOT NULL AND s.category = " + std::to_string(CS_CAT_COMPILE),
+                 [&](sqlite3_stmt* st) { s.untimedCompiles = util::satAdd(s.untimedCompiles, colInt(st, 0)); });
     std::sort(others.begin(), others.end(), [](const OtherFact& a, const OtherFact& b) { return a.iv.start < b.iv.start; });
 }
 
@@ -286,8 +295,8 @@ void CompileSummaryBuilder::Impl::sweep(const std::vector<std::int64_t>& ids, co
         if (l >= 0 && sp.ended && sp.durNs > 0) {
             fold(session, l, sp.startNs, end);
             ++items[l];
-        } else if (l >= 0 && kLabels[l].kind == Kind::Compile) {
-            ++s.untimedCompiles;  // a compile span without a duration: counted, not timed
+        } else if (l >= 0 && kLabels[l].kind == Kind::Compile && (!sp.ended || sp.durNs < 0)) {
+            ++s.untimedCompiles;  // a compile span without a duration: counted, not timed (0 ns is a time)
         }
         if (++x.pos < tracks[x.track].parts[x.part].size) heap.push(i);
     }

@@ -21,6 +21,22 @@ bool parseReplPrompt(std::string_view line, std::string& input) {
     return true;
 }
 
+bool isPasteContext(std::string_view line) {
+    auto t = trim(line);
+    if (t.empty()) return false;
+    std::string input;
+    if (parseReplPrompt(t, input)) return true;
+    for (std::string_view p : {"shell>", "help?>", "% ", "$ ", "... ", "using SnoopCompile", "import SnoopCompile"})
+        if (startsWith(t, p)) return true;
+    if (t == "..." || t == "…") return true;
+    auto pkg = t.find(") pkg>");  // "(@v1.10) pkg> add X", "(MyEnv) pkg>"
+    if (startsWith(t, "(") && pkg != std::string_view::npos && t.find(' ') > pkg) return true;
+    if (t.find("@snoop_invalidations") != std::string_view::npos || t.find("invalidation_trees(") != std::string_view::npos)
+        return true;
+    std::string_view message;
+    return logFrame(t, message) != LogFrame::None;
+}
+
 std::string timedExpression(std::string_view input) {
     auto t = trim(input);
     for (std::string_view macro : {"@time ", "@timev ", "@showtime "})

@@ -29,6 +29,13 @@ bool parseReplPrompt(std::string_view line, std::string& input);
 // -> "@time_imports using Plots"; "" when the input is not an @time call.
 std::string timedExpression(std::string_view input);
 
+// A line of the session around what was pasted, not of its output: a REPL or shell prompt
+// ("julia> using SnoopCompile", "(@v1.10) pkg> add X", "% julia -q", "$ julia"), SnoopCompile's
+// preamble ("using SnoopCompileCore", "invs = @snoop_invalidations using X;"), a Logging message
+// ("[ Info: ...", "┌ Warning: ..."), or an elision a user typed ("... many deps omitted ...").
+// Importers count such lines as unused information, never as lost data (issue 35).
+bool isPasteContext(std::string_view line);
+
 // Logging's frame of one message line: "[ Info: " (single line), "┌ Info: " (box head),
 // "│ " (box body), "└ " (box end). Kind None when the line is not part of a log message.
 enum class LogFrame { None, Single, BoxHead, BoxBody, BoxEnd };

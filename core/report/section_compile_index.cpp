@@ -82,8 +82,13 @@ void renderCompileIndex(HtmlBuilder& h, const std::vector<TraceReport>& traces, 
         traceHeading(h, traces, t);
         const CompileIndex* index = indexOf(t);
         if (!index || index->total == 0) {
-            emptyNote(h, "The trace records no compiles: no cache lookups, module loads, NVRTC / nvJitLink programs, "
-                         "driver JIT operations or compile spans.");
+            // A compile time from the runtime's own totals (Julia's @time / @time_imports shares) is
+            // compiling all the same: say where it comes from, never "no compiles" beside it (issue 35).
+            const bool timed = t.summary.compileNs > 0 || t.summary.untimedCompiles > 0;
+            emptyNote(h, timed ? "No compile is recorded one by one; the compile time (" + util::formatDuration(t.summary.compileNs) +
+                                     ") comes from the runtime's own totals, such as Julia's @time and @time_imports lines."
+                               : std::string("The trace records no compiles: no cache lookups, module loads, NVRTC / nvJitLink "
+                                             "programs, driver JIT operations or compile spans."));
             continue;
         }
         outcomeCounts(h, *index);

@@ -118,7 +118,10 @@ std::vector<Tile> chooseTiles(const TraceReport& t) {
     std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? util::satSub(*s.endNs, *s.startNs) : 0;
     std::string share = s.compileShare ? percent(*s.compileShare) + " of the clocked wall time" : "no wall clock";
     if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
-    tiles.push_back({"compile time", util::formatDuration(s.compileNs), share, s.compileNs == 0 && s.untimedCompiles == 0});
+    // Compiles printed without their time and none timed: the total is unknown, not 0 ns (issue 35).
+    const bool unknown = s.compileNs == 0 && s.untimedCompiles > 0;
+    tiles.push_back({"compile time", unknown ? "unknown" : util::formatDuration(s.compileNs), share,
+                     s.compileNs == 0 && s.untimedCompiles == 0});
     tiles.push_back({"cache-load time", util::formatDuration(s.cacheLoadNs), "loading code compiled before", s.cacheLoadNs == 0});
     tiles.push_back({"time span", span ? util::formatDuration(span) : "-", s.timeBases, span == 0});
     tiles.push_back({"sessions", std::to_string(s.sessions),

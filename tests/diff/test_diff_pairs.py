@@ -130,7 +130,8 @@ def julia_pair(cs, src, tmp):
     total = by_name["@time_imports using Plots"]
     assert total["kind"] == "faster" and abs(total["base_median_ns"] / 1e9 - 1.795602) < 1e-6, total
     resolved = sorted(c["finding"] for c in doc["changes"] if c["kind"] == "resolved-finding")
-    assert resolved.count("julia.package_load_recompilation") == 3 and "julia.time_recompilation" in resolved, resolved
+    # SparseArrays too: findings fire on the time recompiled, 39.6 ms at 24 % of its load (issue 35)
+    assert resolved.count("julia.package_load_recompilation") == 4 and "julia.time_recompilation" in resolved, resolved
     assert not any(c["kind"] in ("new-finding", "slower", "new-compile") for c in doc["changes"]), doc["changes"]
     print("julia pair: 4 package loads and the @time total faster, recompilation -> 0, findings resolved")
     return 0

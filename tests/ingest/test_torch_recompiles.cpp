@@ -131,3 +131,21 @@ TEST(TorchRecompilesImport, RecompileLimitBecomesAFinding) {
     EXPECT_EQ(old->text(spanArg("last_reason")), "name 'Trunc' is not defined");
     EXPECT_NE(old->cli("findings").find("torch._dynamo hit config.cache_size_limit (8) for 'forward'"), std::string::npos);
 }
+
+// Issue 35: pytorch#128071's paste lost its glog prefix (`.../`), so no line has a time stamp. The
+// trace keeps the order and the compiles, and has no time: no 1 ms per line, no time span, and its
+// compile time is unknown (the recompiles log names compiles, never their time), not 0 ns.
+TEST(TorchRecompilesImport, ALogWithoutTimestampsGetsNoInventedTime) {
+    auto im = importData("recompiles_verbose_elided_issue128071.log");
+    EXPECT_EQ(im->count("SELECT count(DISTINCT ts_ns) FROM cache_lookups"), 1);
+    EXPECT_EQ(im->count("SELECT count(*) FROM spans WHERE start_ns <> (SELECT min(ts_ns) FROM cache_lookups)"), 0);
+    EXPECT_EQ(im->count("SELECT coalesce(end_ns, 0) - coalesce(start_ns, 0) FROM sessions"), 0);
+    const std::string info = im->cli("info");
+    EXPECT_NE(info.find("time span: - (no timestamps"), std::string::npos) << info;
+    EXPECT_NE(info.find("compile time: unknown"), std::string::npos) << info;
+    EXPECT_NE(info.find("untimed"), std::string::npos);
+    // A stamped log keeps its own clock and its span.
+    auto stamped = importData("recompiles_tuple_2023_issue99091.log");
+    EXPECT_GT(stamped->count("SELECT max(ts_ns) - min(ts_ns) FROM cache_lookups"), 0);
+    EXPECT_EQ(stamped->cli("info").find("no timestamps"), std::string::npos);
+}

@@ -37,7 +37,8 @@ TEST(JuliaTimeImports, InitRowsNestInsideTheirPackageSoTotalsEqualThePrintedPack
     TempDir dir;
     auto t = importInto(dir, {juliaFixture("time_imports_plots_manual.txt")});
     auto r = cs::trace::TraceReader::open(t);
-    EXPECT_EQ(malformed(*r), 1);  // "... many deps omitted for example ..."; the prompt is context
+    EXPECT_EQ(malformed(*r), 0);  // "... many deps omitted for example ..." and the prompt are context (issue 35)
+    EXPECT_EQ(scalar(*r, "SELECT count FROM stats WHERE name = 'unused_line'"), 1);
     EXPECT_EQ(scalar(*r, "SELECT count(*) FROM spans WHERE category = " + std::to_string(CS_CAT_IMPORT)), 15);
     EXPECT_EQ(scalar(*r, "SELECT count(*) FROM spans WHERE category = " + std::to_string(CS_CAT_INIT)), 5);
     EXPECT_EQ(scalar(*r, "SELECT sum(dur_ns) FROM spans WHERE category = " + std::to_string(CS_CAT_IMPORT)), 709'600'000);
@@ -67,11 +68,14 @@ TEST(JuliaTimeImports, PackagesMostlyRecompilingAndTheAtTimeResultAreFindingsWit
     auto t = importInto(dir, {juliaFixture("time_imports_plots_manual.txt")});
     auto r = cs::trace::TraceReader::open(t);
     auto packages = findingsOf(*r, "julia.package_load_recompilation");
-    ASSERT_EQ(packages.size(), 3u);  // p7zip_jll 93%, SuiteSparse_jll 75%, GR 64%; SparseArrays 24% and Plots <1% are not
+    // Findings fire on the time recompiled (issue 35): SparseArrays' 39.6 ms counts although it is 24 %
+    // of its load; Plots' 2.0 ms and the packages under 10 ms do not.
+    ASSERT_EQ(packages.size(), 4u);
     EXPECT_EQ(packages[0].title, "loading p7zip_jll is 93% recompilation (73.8 ms of 79.4 ms)");
     EXPECT_EQ(*packages[0].costNs, 73'770'540);
     EXPECT_EQ(packages[1].title, "loading SuiteSparse_jll is 75% recompilation (67.7 ms of 90.1 ms)");
-    EXPECT_EQ(packages[2].title, "loading GR is 64% recompilation (27.6 ms of 43.0 ms)");
+    EXPECT_EQ(packages[2].title, "loading SparseArrays is 24% recompilation (39.6 ms of 166.9 ms)");
+    EXPECT_EQ(packages[3].title, "loading GR is 64% recompilation (27.6 ms of 43.0 ms)");
     EXPECT_EQ(packages[0].severity, cs::engine::Severity::Info);
     EXPECT_NE(packages[0].fix.find("@snoop_invalidations"), std::string::npos);
     EXPECT_NE(packages[0].fix.find("invalidation_trees"), std::string::npos);
@@ -102,7 +106,9 @@ TEST(JuliaTiming, AtTimeInCommentsIsReadAndAZeroCompileShareKeepsItsRecompilatio
     TempDir dir;
     auto t = importInto(dir, {juliaFixture("time_in_comments.txt")});
     auto r = cs::trace::TraceReader::open(t);
-    EXPECT_EQ(malformed(*r), 4);  // the three commented solver lines and the commented display call
+    // The three commented solver lines and the commented display call: context, not lost (issue 35).
+    EXPECT_EQ(malformed(*r), 0);
+    EXPECT_EQ(scalar(*r, "SELECT count FROM stats WHERE name = 'unused_line'"), 4);
     EXPECT_EQ(scalar(*r, "SELECT count(*) FROM spans WHERE category = " + std::to_string(CS_CAT_OTHER)), 2);
     EXPECT_EQ(scalar(*r, "SELECT sum(dur_ns) FROM spans"), 170'963'150'000 + 18'903'280'000);
     auto first = "SELECT a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = "
@@ -110,12 +116,12 @@ TEST(JuliaTiming, AtTimeInCommentsIsReadAndAZeroCompileShareKeepsItsRecompilatio
     EXPECT_EQ(scalar(*r, std::string(first) + "'compile_ns'"), 0);          // "0.00% compilation time"
     EXPECT_EQ(scalar(*r, std::string(first) + "'recompile_pct'"), 100);    // ": 100% of which was recompilation"
     EXPECT_EQ(textArg(*r, "@time", "expr").substr(0, 10), "main(igg; ");  // the script's own @time line
+    // Findings fire on time (issue 35): "0.00% compilation time: 100% of which was recompilation" is a
+    // ~0 ms recompile and gets none; the 131 ms one does.
     auto times = findingsOf(*r, "julia.time_recompilation");
-    ASSERT_EQ(times.size(), 2u);
-    EXPECT_EQ(times[0].title, "@time main(igg; figdir = figdir, nx = nx, ny = ny): 100% of its compilation was recompilation");
-    EXPECT_FALSE(times[0].costNs.has_value());  // the share is known, the time is not
-    EXPECT_EQ(times[1].title, "an @time result: 77% of its compilation was recompilation (131.0 ms of 18903.3 ms)");
-    EXPECT_EQ(*times[1].costNs, 130'999'730);
+    ASSERT_EQ(times.size(), 1u);
+    EXPECT_EQ(times[0].title, "an @time result: 77% of its compilation was recompilation (131.0 ms of 18903.3 ms)");
+    EXPECT_EQ(*times[0].costNs, 130'999'730);
 }
 
 TEST(JuliaTiming, UntimedStatementsHaveNoDurationAndRecompileStatementsAreAFinding) {
@@ -128,7 +134,7 @@ TEST(JuliaTiming, UntimedStatementsHaveNoDurationAndRecompileStatementsAreAFindi
                          "'Tuple{typeof(Main.f), Int64}' AND s.dur_ns IS NULL"),
               1);
     auto analysis = cs::engine::analyseTrace(*r);
-    EXPECT_EQ(analysis->summary.untimedCompiles, 3);  // the two untimed and the "#=    0.0 ms =#" one
+    EXPECT_EQ(analysis->summary.untimedCompiles, 2);  // the two untimed; "#=    0.0 ms =#" is 0 ns (issue 35)
     auto found = findingsOf(*r, "julia.recompile_statements");
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].title, "2 `# recompile` statements: 100.0 ms, 41% of the 241.1 ms of timed compiles");
@@ -143,7 +149,7 @@ TEST(JuliaTiming, PrecompileToolsRowsAreTimedStatementsWithTheirPackageAndCacheR
     TempDir dir;
     auto t = importInto(dir, {juliaFixture("precompiletools_timing_glmakie.txt")});
     auto r = cs::trace::TraceReader::open(t);
-    EXPECT_EQ(malformed(*r), 1);  // the shell line "% PRECOMPILETOOLS_TIMING=1 julia -q"
+    EXPECT_EQ(malformed(*r), 0);  // the shell line "% PRECOMPILETOOLS_TIMING=1 julia -q" is context (issue 35)
     auto workload = "FROM spans s JOIN span_args a ON a.span_id = s.id JOIN strings k ON k.id = a.key_sid AND k.str = "
                     "'workload' WHERE s.category = " + std::to_string(CS_CAT_COMPILE);
     EXPECT_EQ(scalar(*r, std::string("SELECT count(*) ") + workload), 10);
@@ -180,7 +186,8 @@ TEST(JuliaTiming, ThePromptNamesWhatWasTimedSoAFirstCallAndItsRepeatPair) {
               "333383335000\n");
     auto t = importInto(dir, {in});
     auto r = cs::trace::TraceReader::open(t);
-    EXPECT_EQ(malformed(*r), 2);  // the two results
+    EXPECT_EQ(malformed(*r), 0);  // the REPL's display of the two results: context (issue 35)
+    EXPECT_EQ(scalar(*r, "SELECT count FROM stats WHERE name = 'unused_line'"), 2);
     EXPECT_EQ(scalar(*r, "SELECT count(*) FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = 'expr' "
                          "AND a.value = 'myComplexFunc(MyStruct(data))'"),
               2);

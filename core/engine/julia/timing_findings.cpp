@@ -16,8 +16,7 @@
 namespace cs::engine {
 
 namespace {
-constexpr double kMostlyPct = 50.0;             // "mostly recompilation": at least half
-constexpr std::int64_t kMinNs = 1'000'000;      // below 1 ms a share is noise
+constexpr std::int64_t kMinNs = 10'000'000;     // a recompilation shorter than 10 ms is not a finding
 constexpr std::int64_t kWarningNs = 100'000'000;  // 100 ms: the scale invalidation_findings warns at
 
 std::string pct(double p) {
@@ -112,7 +111,8 @@ std::vector<Finding> juliaTimingFindings(const JuliaTimingReport& report) {
             recompileNs = util::satAdd(recompileNs, s.ns);
         }
     }
-    if (recompiles) {
+    // Fired on time where the time is known (issue 35): a ~0 ms recompile is no finding.
+    if (recompiles && (timedRecompiles < recompiles || recompileNs >= kMinNs)) {
         Finding f;
         f.kind = "julia.recompile_statements";
         std::stable_sort(recompiled.begin(), recompiled.end(), [](auto* a, auto* b) { return a->ns > b->ns; });
@@ -138,11 +138,11 @@ std::vector<Finding> juliaTimingFindings(const JuliaTimingReport& report) {
         out.push_back(std::move(f));
     }
 
-    // Packages whose load time is mostly recompilation (the share already includes their __init__).
+    // Packages that spent time recompiling while loading (the time already includes their __init__):
+    // judged on that time, not on its share of the load.
     std::vector<const JuliaTimingReport::Row*> packages;
     for (const auto& p : report.packages)
-        if (p.ns > 0 && p.recompileNs >= kMinNs && 100.0 * static_cast<double>(p.recompileNs) >= kMostlyPct * static_cast<double>(p.ns))
-            packages.push_back(&p);
+        if (p.ns > 0 && p.recompileNs >= kMinNs) packages.push_back(&p);
     std::stable_sort(packages.begin(), packages.end(), [](auto* a, auto* b) { return a->recompileNs > b->recompileNs; });
     for (const auto* p : packages) {
         Finding f;
@@ -161,11 +161,10 @@ std::vector<Finding> juliaTimingFindings(const JuliaTimingReport& report) {
         out.push_back(std::move(f));
     }
 
-    // @time results whose compile time is mostly recompilation (the share is kept even when the
-    // compile share printed as 0.00%, so the cost may be unknown).
+    // @time results that spent time recompiling, judged on that time: "0.00% compilation time: 100% of
+    // which was recompilation" is a ~0 ms recompile, and 30 % of 20 s of compiling is 6 s.
     for (const auto& t : report.times) {
-        if (t.recompilePct < kMostlyPct) continue;
-        if (t.recompileNs < kMinNs && t.compileNs > 0) continue;
+        if (t.recompileNs < kMinNs) continue;
         Finding f;
         f.kind = "julia.time_recompilation";
         std::string what = t.expr.empty() ? "an @time result" : "@time " + t.expr;

@@ -1,5 +1,7 @@
 #include "core/ingest/julia/julia_invalidations_importer.h"
 
+#include "core/formats/julia_log_lines.h"
+
 #include "core/formats/julia_text.h"
 #include "core/formats/text_util.h"
 #include "core/util/utf8.h"
@@ -51,7 +53,8 @@ ImportSummary JuliaInvalidationsImporter::run(std::istream& in, ImportContext& c
     std::vector<std::pair<int, std::string>> undecided;  // items of a headerless block before its first tag
     std::string previous;             // the last non-blank line outside a block
     std::string line;
-    std::int64_t lineNo = 0, blockLine = 0;
+    std::int64_t lineNo = 0, blockLine = 0, unused = 0;
+    std::string firstUnused;  // the first prompt or preamble line, for the unused_line stat
     auto bad = [&](std::int64_t at, const std::string& why) {
         ctx.malformed("line " + std::to_string(at), why, id());
         ++summary.malformed;
@@ -103,6 +106,11 @@ ImportSummary JuliaInvalidationsImporter::run(std::istream& in, ImportContext& c
         }
         if (list == -1 || (clean.front() != ' ' && !(headerless && item))) {
             closeBlock();
+            previous = std::string(t);
+            if (isPasteContext(t)) {  // the prompt and SnoopCompile's preamble: context, not lost data
+                if (unused++ == 0) firstUnused = "line " + std::to_string(lineNo) + ": \"" + std::string(util::utf8Prefix(t, 60)) + "\"";
+                continue;
+            }
             bad(lineNo, "not part of a printed invalidation list: \"" + std::string(util::utf8Prefix(t, 60)) + "\"");
             previous = std::string(t);
             continue;
@@ -123,6 +131,7 @@ ImportSummary JuliaInvalidationsImporter::run(std::istream& in, ImportContext& c
         write(kind, text);
     }
     closeBlock();
+    if (unused) w.addStat(ctx.sessionId, "unused_line", id(), unused, ctx.sourceName + " " + firstUnused);
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
     return summary;
 }

@@ -42,23 +42,37 @@ int JuliaTimingImporter::sniff(std::string_view head, std::string_view) const {
     return 0;
 }
 
+namespace {
+// A line that is not one of the forms but carries their marks (a timing prefix, a precompile call, a
+// "seconds" or "ms" figure) is a damaged timing: a loss. Anything else around them (a shell prompt,
+// the REPL's display of a value, "... many deps omitted ...", commented script lines) is the paste's
+// context: counted as unused information, not as lost data (issue 35).
+bool looksLikeTiming(std::string_view t) {
+    return startsWith(t, "#=") || t.find("precompile(") != std::string_view::npos ||
+           t.find(" seconds (") != std::string_view::npos || t.find("% compilation") != std::string_view::npos ||
+           t.find(" ms ") != std::string_view::npos || t.find(" ms:") != std::string_view::npos;
+}
+}  // namespace
+
 ImportSummary JuliaTimingImporter::run(std::istream& in, ImportContext& ctx) const {
     ImportSummary summary;
     JuliaTimingWriter timing(ctx);
-    std::string line;
-    std::int64_t lineNo = 0;
+    std::string line, firstUnused;
+    std::int64_t lineNo = 0, unused = 0;
     while (std::getline(in, line)) {
         ++lineNo;
         std::string clean = stripAnsi(line);
         auto t = trim(clean);
-        if (t.empty()) continue;
-        if (!timing.line(clean)) {
-            ctx.malformed("line " + std::to_string(lineNo),
-                          "not a --trace-compile, @time or @time_imports line: \"" + std::string(util::utf8Prefix(t, 60)) + "\"",
-                          id());
+        if (t.empty() || timing.line(clean)) continue;
+        const auto shown = std::string(util::utf8Prefix(t, 60));
+        if (looksLikeTiming(uncommented(t))) {
+            ctx.malformed("line " + std::to_string(lineNo), "not a --trace-compile, @time or @time_imports line: \"" + shown + "\"", id());
             ++summary.malformed;
+        } else if (unused++ == 0) {
+            firstUnused = "line " + std::to_string(lineNo) + ": \"" + shown + "\"";
         }
     }
+    if (unused) ctx.writer.addStat(ctx.sessionId, "unused_line", id(), unused, ctx.sourceName + " " + firstUnused);
     timing.finish();
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
     summary.records = timing.records();

@@ -17,6 +17,7 @@ std::int64_t JuliaTimingWriter::track() {
 
 std::int64_t JuliaTimingWriter::span(int category, std::string_view name, std::optional<std::int64_t> durNs) {
     auto& w = m_ctx.writer;
+    m_lastTime.reset();  // the @time line, if it was the last span, is no longer next to what follows
     auto id = w.addSpan({.trackId = track(), .startNs = m_cursor, .durNs = durNs, .category = category, .name = w.intern(name)});
     if (durNs) m_cursor += *durNs;
     ++m_records;
@@ -70,8 +71,13 @@ void JuliaTimingWriter::closeBox() {
     m_box.reset();
     if (!box.workload) return;
     auto& w = m_ctx.writer;
+    // `@time include(...)` in a workload prints its @time result first, then the workload row that
+    // contains it: the row starts where that result started, so the time is counted once.
+    const bool nested = m_lastTime && box.text.find("@time") != std::string::npos && box.ns >= m_lastTime->ns;
+    if (nested) m_cursor = m_lastTime->startNs;
     auto id = span(CS_CAT_COMPILE, box.text.empty() ? "(workload statement)" : box.text, box.ns);
     w.addSpanArg(id, w.intern("workload"), std::int64_t{1});
+    if (nested) w.addSpanArg(id, w.intern("contains_time"), std::int64_t{1});
     if (!m_package.empty()) w.addSpanArg(id, w.intern("package"), m_package);
 }
 
@@ -134,7 +140,9 @@ bool JuliaTimingWriter::line(std::string_view raw) {
     }
     TimeLine tl;
     if (parseTimeLine(l, tl)) {
+        const std::int64_t start = m_cursor;
         auto id = span(CS_CAT_OTHER, "@time", tl.ns);
+        m_lastTime = TimeSpan{.startNs = start, .ns = tl.ns};
         writeShares(id, tl.ns, tl.compilePct, tl.recompilePct, tl.recompileBelow1, false);
         if (tl.gcPct > 0) w.addSpanArg(id, w.intern("gc_pct"), tl.gcPct);
         if (!tl.detail.empty()) w.addSpanArg(id, w.intern("detail"), tl.detail);

@@ -22,6 +22,9 @@
 //   "0.00%" (so compile_ns, and with it recompile_ns, is 0).
 // - The REPL prompt before an `@time` result names the expression (arg expr) and the how-manieth
 //   time it was timed (arg run: 1 = first call, 2 = its repeat).
+// - An @time result printed by a workload statement (`@time include(...)` under
+//   PRECOMPILETOOLS_TIMING=1) comes right before that statement's row, which includes it: the row
+//   is written from the result's start (arg contains_time=1), so the time is counted once.
 // - "Precompiling X [uuid] (reason)" is an OTHER span with no duration (Julia prints none), args
 //   uuid and cache_reason; PrecompileTools rows that follow are compile spans with arg workload=1 and
 //   package X.
@@ -71,6 +74,11 @@ private:
         std::string text;
     };
     std::optional<Box> m_box;
+    // The last span written, when it was an @time result: a workload row that timed it nests it.
+    struct TimeSpan {
+        std::int64_t startNs = 0, ns = 0;
+    };
+    std::optional<TimeSpan> m_lastTime;
 };
 
 }  // namespace cs::ingest

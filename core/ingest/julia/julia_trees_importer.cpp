@@ -1,5 +1,6 @@
 #include "core/ingest/julia/julia_trees_importer.h"
 
+#include "core/formats/julia_log_lines.h"
 #include "core/formats/julia_text.h"
 #include "core/formats/text_util.h"
 
@@ -34,8 +35,8 @@ int JuliaTreesImporter::sniff(std::string_view head, std::string_view) const {
 ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) const {
     ImportSummary summary;
     auto& w = ctx.writer;
-    std::int64_t ordinal = 0, lineNo = 0;
-    std::string line;
+    std::int64_t ordinal = 0, lineNo = 0, unused = 0;
+    std::string line, firstUnused;
     while (std::getline(in, line)) {
         ++lineNo;
         std::string clean = stripAnsi(line);
@@ -51,6 +52,10 @@ ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) cons
             // its entries still carry their children counts (the engine keeps them as orphans).
             break;
         case PrintedLineKind::Other:
+            if (isPasteContext(clean)) {  // the prompt and SnoopCompile's preamble: context, not lost data
+                if (unused++ == 0) firstUnused = "line " + std::to_string(lineNo) + ": \"" + std::string(util::utf8Prefix(trim(clean), 60)) + "\"";
+                continue;
+            }
             ctx.malformed("line " + std::to_string(lineNo),
                           "not a line of a printed invalidation tree: \"" + std::string(util::utf8Prefix(clean, 60)) + "\"", id());
             ++summary.malformed;
@@ -60,6 +65,7 @@ ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) cons
                                .kind = CS_INVITEM_TREE_LINE, .text = w.intern(clean)});
         ++summary.records;
     }
+    if (unused) w.addStat(ctx.sessionId, "unused_line", id(), unused, ctx.sourceName + " " + firstUnused);
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
     return summary;
 }

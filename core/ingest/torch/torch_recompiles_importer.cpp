@@ -57,8 +57,9 @@ public:
     void line(const std::string& raw, std::int64_t lineNo) {
         auto prefix = splitLogPrefix(raw);
         // A line without a glog prefix (a pasted traceback, a blank line) happened at the last stamped
-        // line; only a file with no stamps at all counts time in lines (1 ms each).
-        std::int64_t ts = prefix.tsNs ? *prefix.tsNs : m_lastStamped >= 0 ? m_lastStamped : m_ctx.baseNs + lineNo * 1000000;
+        // line. A file with no stamps at all has no time: its facts keep their order, not a made-up
+        // duration (issue 35), and the session says "no timestamps" (clock "untimed").
+        std::int64_t ts = prefix.tsNs ? *prefix.tsNs : m_lastStamped >= 0 ? m_lastStamped : m_ctx.baseNs;
         if (prefix.tsNs) {
             m_lastStamped = *prefix.tsNs;
             if (m_firstStamped < 0 || *prefix.tsNs < m_firstStamped) m_firstStamped = *prefix.tsNs;
@@ -258,6 +259,7 @@ ImportSummary Reader::finish() {
         auto span = w.addSpan({.trackId = track, .startNs = b.tsNs, .durNs = 0, .category = CS_CAT_COMPILE,
                                .name = w.intern("Recompiling function " + fn.name), .detail = w.intern(fn.file)});
         w.addSpanArg(span, w.intern("compile_id"), std::string_view(b.handle));
+        w.addSpanArg(span, w.intern("untimed"), std::int64_t{1});  // the log names the compile, not its time
         for (size_t i = 0; i < b.failures.size(); ++i)
             w.addSpanArg(span, w.intern("guard failure " + std::to_string(i + 1)), std::string_view(b.failures[i]));
         ++s.records;
@@ -280,6 +282,10 @@ ImportSummary Reader::finish() {
         s.unrecognised = m_other;
     } else if (m_other) {  // every line not used is counted (issue 35), as information
         m_ctx.writer.addStat(m_ctx.sessionId, "unused_line", "torch-recompiles", m_other, m_ctx.sourceName + " " + m_firstOther);
+    }
+    if (m_firstStamped < 0) {
+        s.clock = "untimed";
+        s.startNs = m_ctx.baseNs;
     }
     s.malformed = m_malformed;
     s.firstNs = m_firstTs < 0 ? m_ctx.baseNs : m_firstTs;
