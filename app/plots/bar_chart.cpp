@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <QLabel>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -12,10 +13,15 @@
 namespace cs::gui {
 
 BarChart::BarChart(Qt::Orientation orientation, QWidget* parent)
-    : QWidget(parent), m_orientation(orientation), m_plot(new QCustomPlot(this)) {
+    : QWidget(parent), m_orientation(orientation), m_plot(new QCustomPlot(this)), m_empty(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
+    layout->addWidget(m_empty, 1);
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_empty->hide();
     setMinimumHeight(160);
 }
 
@@ -72,6 +78,20 @@ void BarChart::finishAxes(const QSharedPointer<QCPAxisTickerText>& ticker, const
     }
     valueAxis->setLabel(valueAxisLabel);
     m_plot->replot();
+    updateEmpty();
+}
+
+void BarChart::setEmptyText(const QString& text) {
+    m_empty->setText(text);
+    updateEmpty();
+}
+
+QString BarChart::shownEmptyText() const { return m_empty->isVisibleTo(this) ? m_empty->text() : QString(); }
+
+void BarChart::updateEmpty() {
+    const bool empty = !m_empty->text().isEmpty() && std::none_of(m_values.begin(), m_values.end(), [](double v) { return v > 0; });
+    m_empty->setVisible(empty);
+    m_plot->setVisible(!empty);
 }
 
 void BarChart::setStackedBars(const QStringList& labels, const QVector<Series>& series, const QString& valueAxisLabel,

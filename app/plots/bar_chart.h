@@ -12,6 +12,7 @@
 class QCustomPlot;
 class QCPBars;
 class QCPAxisTickerText;
+class QLabel;
 
 namespace cs::gui {
 
@@ -30,6 +31,11 @@ public:
         QVector<double> values;  // one per label
     };
     void setStackedBars(const QStringList& labels, const QVector<Series>& series, const QString& valueAxisLabel, bool counts);
+    // The sentence shown in place of the chart while it has no bar above zero (what the trace lacks,
+    // how to record it: app/widgets/how_to_record.h); "" draws the empty axes.
+    void setEmptyText(const QString& text);
+    // The sentence shown now; "" while the chart is drawn.
+    QString shownEmptyText() const;
     // The value-axis tick labels as drawn now (for tests).
     QStringList valueTickLabels() const;
     int seriesCount() const { return static_cast<int>(m_series.size()); }
@@ -41,12 +47,14 @@ public:
 
 private:
     void finishAxes(const QSharedPointer<QCPAxisTickerText>& ticker, const QString& valueAxisLabel, bool counts);
+    void updateEmpty();
     Qt::Orientation m_orientation;
     QCustomPlot* m_plot;
     QStringList m_labels;
     QVector<double> m_values;
     QVector<QColor> m_colors;
     QVector<Series> m_series;  // stacked bars: parts of m_values
+    QLabel* m_empty;           // setEmptyText's sentence, shown instead of the plot
 };
 
 }  // namespace cs::gui

@@ -2,6 +2,7 @@
 
 #include "acceptance_verdict.h"
 #include "filtered_table.h"
+#include "how_to_record.h"
 #include "app/models/text.h"
 #include "app/plots/bar_chart.h"
 
@@ -51,6 +52,14 @@ void missesPerProgram(const engine::CacheAnalysis& a, QStringList& labels, QVect
         again << counts[p].second;
     }
 }
+// The misses chart's sentence when it has no bar: no lookup at all, none missed, or misses without a step.
+QString noMissesText(const engine::CacheAnalysis* a, const engine::CacheAnalysis* modules, const engine::CompileSummary* s) {
+    const std::size_t lookups = (a ? a->facts.lookups.size() : 0) + (modules ? modules->facts.lookups.size() : 0);
+    if (lookups == 0) return lacksSentence(s, QStringLiteral("cache lookup"));
+    const std::size_t misses = (a ? a->attribution.misses.size() : 0) + (modules ? modules->attribution.misses.size() : 0);
+    if (misses == 0) return QStringLiteral("No miss: each of the %1 lookups hit the cache.").arg(lookups);
+    return QStringLiteral("%1 misses, none at a numbered step: the Lookups table below lists them.").arg(misses);
+}
 }  // namespace
 
 CacheView::CacheView(QWidget* parent)
@@ -60,6 +69,7 @@ CacheView::CacheView(QWidget* parent)
     m_verdict->setTextFormat(Qt::RichText);
     m_lookupTable = new FilteredTable(m_lookups, QStringLiteral("Filter lookups (program, handle, verdict, cause)"), this);
     auto* issues = new FilteredTable(m_issues, QStringLiteral("Filter cache problems"), this);
+    issues->setEmptyText(QStringLiteral("No cache problem: no poisoned entry, stale handle or hole."));
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(m_chart);
     top->addWidget(issues);
@@ -104,6 +114,8 @@ void CacheView::setDocument(const TraceDocument& doc) {
     auto analysis = doc.analyses ? doc.analyses->cache : nullptr;
     auto modules = doc.analyses && doc.analyses->trace ? doc.analyses->trace->moduleCache : nullptr;
     m_verdict->setText(acceptanceVerdictHtml(doc) + moduleCacheHtml(modules.get()));
+    m_lookupTable->setEmptyText(lacksSentence(doc.summary.get(), QStringLiteral("cache lookup")));
+    m_chart->setEmptyText(noMissesText(analysis.get(), modules.get(), doc.summary.get()));
     if (analysis == m_analysis && modules == m_moduleCache && (analysis || modules)) return;
     m_analysis = analysis;
     m_moduleCache = modules;

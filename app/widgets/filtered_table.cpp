@@ -7,6 +7,7 @@
 #include <QEvent>
 #include <QGuiApplication>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QColor>
 #include <QFont>
@@ -45,13 +46,18 @@ public:
 }  // namespace
 
 FilteredTable::FilteredTable(QAbstractItemModel* model, const QString& placeholder, QWidget* parent)
-    : QWidget(parent), m_filter(new QLineEdit(this)), m_proxy(new ToneProxy(this)), m_view(new QTreeView(this)) {
+    : QWidget(parent), m_filter(new QLineEdit(this)), m_empty(new QLabel(this)), m_proxy(new ToneProxy(this)), m_view(new QTreeView(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_filter->setPlaceholderText(placeholder);
     m_filter->setClearButtonEnabled(true);
     layout->addWidget(m_filter);
     layout->addWidget(m_view);
+    layout->addWidget(m_empty, 1);
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);  // the record command, to copy
+    m_empty->hide();
     m_proxy->setSourceModel(model);
     m_proxy->setSortRole(SortRole);
     m_proxy->setFilterRole(FilterRole);
@@ -76,6 +82,9 @@ FilteredTable::FilteredTable(QAbstractItemModel* model, const QString& placehold
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& i) { emit current(m_proxy->mapToSource(i)); });
     connect(model, &QAbstractItemModel::modelReset, this, &FilteredTable::resizeColumns);
+    connect(model, &QAbstractItemModel::modelReset, this, &FilteredTable::updateEmpty);
+    connect(model, &QAbstractItemModel::rowsInserted, this, &FilteredTable::updateEmpty);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &FilteredTable::updateEmpty);
 }
 
 void FilteredTable::resizeColumns() {
@@ -94,6 +103,20 @@ void FilteredTable::selectSource(const QModelIndex& source) {
     if (!i.isValid()) return;
     m_view->setCurrentIndex(i);
     m_view->scrollTo(i);
+}
+
+void FilteredTable::setEmptyText(const QString& text) {
+    m_empty->setText(text);
+    updateEmpty();
+}
+
+QString FilteredTable::shownEmptyText() const { return m_empty->isVisibleTo(this) ? m_empty->text() : QString(); }
+
+void FilteredTable::updateEmpty() {
+    const bool empty = !m_empty->text().isEmpty() && m_proxy->sourceModel()->rowCount() == 0;
+    m_empty->setVisible(empty);
+    m_view->setVisible(!empty);
+    m_filter->setVisible(!empty);
 }
 
 }  // namespace cs::gui

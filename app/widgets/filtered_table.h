@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -22,6 +23,11 @@ public:
     QLineEdit* filter() const { return m_filter; }
     // Fits the columns to their content and the view's width (column_fit.h).
     void resizeColumns();
+    // The sentence shown in place of the table while its model has no row (what the trace lacks and
+    // how to record it, how_to_record.h); "" shows the empty table.
+    void setEmptyText(const QString& text);
+    // The sentence shown now; "" while the table shows rows (or no sentence is set).
+    QString shownEmptyText() const;
     // Selects and scrolls to a source index.
     void selectSource(const QModelIndex& source);
 
@@ -35,7 +41,9 @@ protected:
 private:
     bool m_fitting = false;    // resizeColumns is resizing: not the user
     bool m_userSized = false;  // the user dragged a column: window resizes keep their widths
+    void updateEmpty();
     QLineEdit* m_filter;
+    QLabel* m_empty;  // setEmptyText's sentence, shown instead of the table
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;
 };

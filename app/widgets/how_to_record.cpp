@@ -49,4 +49,11 @@ QString noCompileSentence(const engine::CompileSummary& s) {
         .arg(runtimes.isEmpty() ? QStringLiteral("none") : runtimes.join(QStringLiteral(", ")), recordCommand(first));
 }
 
+QString lacksSentence(const engine::CompileSummary* s, const QString& what, const QString& runtime) {
+    QString who = runtime;
+    if (who.isEmpty() && s && !s->sessions.empty())
+        who = runtimeDisplayName(s->sessions.front().runtime).section(QLatin1Char(' '), 0, 0);
+    return QStringLiteral("This trace records no %1. To record them, run: %2").arg(what, recordCommand(who));
+}
+
 }  // namespace cs::gui

@@ -25,5 +25,9 @@ QStringList recordLines();
 // A sentence for a trace without compile time: what its sessions are and the command that records
 // their compiles. "" when the summary holds compile or cache-load time, or compiles without a duration.
 QString noCompileSentence(const engine::CompileSummary& s);
+// An empty table's or chart's sentence: "This trace records no Warp module load. To record them, run:
+// compilescope record --warp ...". `runtime` names the runtime that records `what`; empty: the
+// runtime of the trace's first session (`s` may be null: the plain collector command).
+QString lacksSentence(const engine::CompileSummary* s, const QString& what, const QString& runtime = {});
 
 }  // namespace cs::gui

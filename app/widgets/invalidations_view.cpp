@@ -1,6 +1,7 @@
 #include "invalidations_view.h"
 
 #include "filtered_table.h"
+#include "how_to_record.h"
 #include "icicle_view.h"
 #include "app/models/text.h"
 
@@ -47,6 +48,8 @@ InvalidationsView::InvalidationsView(QWidget* parent)
 
 void InvalidationsView::setDocument(const TraceDocument& doc) {
     auto forest = doc.analyses ? doc.analyses->invalidations : nullptr;
+    m_table->setEmptyText(lacksSentence(doc.summary.get(), QStringLiteral("Julia invalidation"), QStringLiteral("Julia")) +
+                          QStringLiteral(", or import SnoopCompile's printed trees: compilescope import trees.txt -o t.cstrace"));
     if (forest == m_forest && m_tree) return;
     m_forest = forest;
     QSignalBlocker block(m_module);

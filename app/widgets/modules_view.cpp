@@ -1,6 +1,7 @@
 #include "modules_view.h"
 
 #include "filtered_table.h"
+#include "how_to_record.h"
 
 #include "app/models/text.h"
 
@@ -56,6 +57,7 @@ ModulesView::ModulesView(QWidget* parent)
     m_headline->setWordWrap(true);
     m_table = new FilteredTable(m_model, QStringLiteral("Filter modules, hashes, differences"), this);
     auto* findings = new FilteredTable(m_findings, QStringLiteral("Filter Warp findings"), this);
+    findings->setEmptyText(QStringLiteral("No Warp finding: no module was built under several hashes or identities."));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
     split->addWidget(findings);
@@ -73,6 +75,7 @@ ModulesView::ModulesView(QWidget* parent)
 
 void ModulesView::setDocument(const TraceDocument& doc) {
     auto report = doc.analyses ? doc.analyses->modules : nullptr;
+    m_table->setEmptyText(lacksSentence(doc.summary.get(), QStringLiteral("Warp module load"), QStringLiteral("Warp")));
     m_headline->setText(moduleHeadline(report.get(), doc.analyses && doc.analyses->trace ? doc.analyses->trace->repeatedModules() : 0));
     if (report != m_report || !m_tree) {
         m_report = report;

@@ -44,6 +44,9 @@ private:
     FindingsModel* m_findings;
     ProblemModel* m_problems;
     FilteredTable* m_findingsTable;
+    FilteredTable* m_categoryTable;
+    FilteredTable* m_runtimeTable;
+    FilteredTable* m_sessionTable;
 };
 
 // "5.35 s compiling, 53.5% of 10.0 s wall time (3 sessions)".

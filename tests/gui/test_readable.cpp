@@ -5,7 +5,11 @@
 #include "app/gui/main_window.h"
 #include "app/widgets/how_to_record.h"
 #include "app/widgets/column_fit.h"
+#include "app/plots/bar_chart.h"
+#include "app/widgets/cache_view.h"
 #include "app/widgets/filtered_table.h"
+#include "app/widgets/invalidations_view.h"
+#include "app/widgets/modules_view.h"
 #include "app/widgets/start_screen.h"
 #include "test_util.h"
 
@@ -138,7 +142,7 @@ TEST(ReadableTables, NoHeaderOrFigureIsClippedAt1280x800) {
         const QList<FilteredTable*> tables = view->findChildren<FilteredTable*>();
         EXPECT_FALSE(tables.isEmpty()) << name.toStdString();
         for (FilteredTable* t : tables)
-            if (t->isVisible()) clipped << clippedCells(name, t);
+            if (t->view()->isVisible()) clipped << clippedCells(name, t);  // an empty one shows its sentence
     }
     EXPECT_TRUE(clipped.isEmpty()) << clipped.join(QLatin1Char('\n')).toStdString();
 
@@ -166,4 +170,36 @@ TEST(ReadableTables, FiguresAreToldFromNames) {
         EXPECT_TRUE(isFigureText(QString::fromUtf8(figure))) << figure;
     for (const char* name : {"2 `# recompile` statements: 18345.7 ms", "__main__.saxpy", "6eb476a → 17e6601", "lookup #2", "cuda:0"})
         EXPECT_FALSE(isFigureText(QString::fromUtf8(name))) << name;
+}
+
+// An empty table or chart says what the trace lacks and the record command of the runtime in
+// question, instead of empty rows and bare axes (a SnoopCompile tree: no lookups, no Warp modules; a
+// Warp log: no invalidations).
+TEST(EmptyStates, SayWhatTheTraceLacksAndHowToRecordIt) {
+    auto trees = bareWindow();
+    trees->openTraces({QStringLiteral(COMPILESCOPE_SOURCE_DIR "/tests/data/julia/printed_trees.txt")});
+    ASSERT_TRUE(cs::test::waitFor([&] { return !trees->isLoading(); }));
+    auto tableOf = [](QWidget* view, int k = 0) { return view->findChildren<FilteredTable*>().at(k); };
+    const QString noLookups = QStringLiteral("This trace records no cache lookup. To record them, run: compilescope record");
+    EXPECT_TRUE(trees->cache()->chart()->shownEmptyText().startsWith(noLookups)) << trees->cache()->chart()->shownEmptyText().toStdString();
+    bool lookupTableSays = false;
+    for (FilteredTable* t : trees->cache()->findChildren<FilteredTable*>()) lookupTableSays |= t->shownEmptyText().startsWith(noLookups);
+    EXPECT_TRUE(lookupTableSays);
+    bool modulesSay = false;
+    for (FilteredTable* t : trees->modules()->findChildren<FilteredTable*>())
+        modulesSay |= t->shownEmptyText() == QStringLiteral("This trace records no Warp module load. To record them, run: ") +
+                                                 recordCommand(QStringLiteral("Warp"));
+    EXPECT_TRUE(modulesSay);
+    EXPECT_FALSE(tableOf(trees->invalidations())->view()->isHidden());  // the trees are there: no sentence
+    EXPECT_EQ(tableOf(trees->invalidations())->shownEmptyText(), QString());
+
+    auto warp = bareWindow();
+    warp->openTraces({QStringLiteral(COMPILESCOPE_SOURCE_DIR "/resources/demo/warp-verbose.log")});
+    ASSERT_TRUE(cs::test::waitFor([&] { return !warp->isLoading(); }));
+    FilteredTable* inv = tableOf(warp->invalidations());
+    EXPECT_TRUE(inv->view()->isHidden());
+    EXPECT_TRUE(inv->shownEmptyText().startsWith(QStringLiteral("This trace records no Julia invalidation. To record them, run: ") +
+                                                 recordCommand(QStringLiteral("Julia"))))
+        << inv->shownEmptyText().toStdString();
+    EXPECT_EQ(warp->cache()->chart()->shownEmptyText(), QString()) << "the Warp loads' misses are charted";
 }
