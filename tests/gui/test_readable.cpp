@@ -21,10 +21,14 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QStyle>
+#include <QLabel>
 #include <QTest>
+#include <QTextBrowser>
 #include <QToolTip>
 #include <QHelpEvent>
 #include <QTreeView>
+
+#include <functional>
 
 using namespace cs::gui;
 
@@ -202,4 +206,44 @@ TEST(EmptyStates, SayWhatTheTraceLacksAndHowToRecordIt) {
                                                  recordCommand(QStringLiteral("Julia"))))
         << inv->shownEmptyText().toStdString();
     EXPECT_EQ(warp->cache()->chart()->shownEmptyText(), QString()) << "the Warp loads' misses are charted";
+}
+
+namespace {
+// Every text a user reads in the window: labels, rich-text panes and each table's cells and headers.
+QString everyText(QWidget* root) {
+    QStringList out;
+    for (const QLabel* l : root->findChildren<QLabel*>()) out << l->text();
+    for (const QTextBrowser* b : root->findChildren<QTextBrowser*>()) out << b->toPlainText();
+    for (FilteredTable* t : root->findChildren<FilteredTable*>()) {
+        const QAbstractItemModel* m = t->view()->model();
+        for (int c = 0; c < m->columnCount(); ++c) out << m->headerData(c, Qt::Horizontal).toString();
+        std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+            for (int r = 0; r < std::min(m->rowCount(parent), 500); ++r)
+                for (int c = 0; c < m->columnCount(parent); ++c) {
+                    const QModelIndex i = m->index(r, c, parent);
+                    out << i.data().toString() << i.data(Qt::ToolTipRole).toString();
+                    if (c == 0) walk(i);
+                }
+        };
+        walk({});
+    }
+    return out.join(QLatin1Char('\n'));
+}
+}  // namespace
+
+// Issue 39, "Words": no internal name reaches a user of another runtime: ReactantNitro's
+// cache_stats(), a span id ("compile span 1400"), an unknown step ("at step ?").
+TEST(Words, NoInternalNamesForWarpPyTorchOrJuliaTraces) {
+    for (const char* input : {"/resources/demo/warp-verbose.log", "/tests/data/torch/recompiles_ids_issue148179.log",
+                              "/tests/data/julia/printed_trees.txt", "/tests/data/torch/cache_hit_miss_excerpt.log"}) {
+        auto w = bareWindow();
+        w->openTraces({QStringLiteral(COMPILESCOPE_SOURCE_DIR) + QString::fromLatin1(input)});
+        ASSERT_TRUE(cs::test::waitFor([&] { return !w->isLoading(); })) << input;
+        ASSERT_EQ(w->documents().size(), 1u);
+        ASSERT_TRUE(w->documents()[0].analyses) << input;
+        const QString text = everyText(w.get());
+        for (const char* internal : {"cache_stats()", "compile span ", "at step ?"})
+            EXPECT_FALSE(text.contains(QString::fromLatin1(internal))) << input << " shows " << internal;
+        EXPECT_TRUE(text.contains(QStringLiteral("compile"))) << input << ": the walk read the views";
+    }
 }

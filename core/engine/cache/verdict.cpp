@@ -65,7 +65,7 @@ void fromReplay(const CacheAnalysis& cache, AcceptanceVerdict& v) {
         if (rule != "misses == entries" && rule != "no miss after the first step" && rule != "expected program count")
             row(rule, "");
     v.source = "the replay engine: the trace's lookups replayed in order, checked against the runtime's own "
-               "verdicts and cache_stats() counters";
+               "verdicts and cache counters";
 }
 
 // Without lookups the runtime's counters can still be judged: misses == entries per cache.
@@ -78,7 +78,7 @@ void fromCounters(const std::vector<CacheCounters>& counters, AcceptanceVerdict&
         if (*c.misses > *c.entries) detail += ": " + std::to_string(*c.misses - *c.entries) + " program(s) compiled twice";
         v.rules.push_back({"misses == entries", scope, *c.misses == *c.entries, detail});
     }
-    v.source = "the trace's own cache_stats() counters (no lookups recorded to replay)";
+    v.source = "the runtime's own cache counters (no lookups recorded to replay)";
 }
 }  // namespace
 
@@ -88,7 +88,7 @@ AcceptanceVerdict judgeAcceptance(const CacheAnalysis* cache, const std::vector<
     else fromCounters(counters, v);
     if (v.rules.empty()) {
         v.state = VerdictState::NotApplicable;
-        v.source = "nothing to judge: the trace records no cache lookups and no cache_stats() counters";
+        v.source = "nothing to judge: the trace records no cache lookups and no cache counters";
         return v;
     }
     v.state = VerdictState::Pass;
