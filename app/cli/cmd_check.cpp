@@ -85,9 +85,12 @@ void printDivergence(std::ostream& out, const engine::RankDivergence& d) {
 int runCheck(const std::vector<std::string>& args, CommandIo& io) {
     engine::AcceptanceOptions options;
     std::vector<std::string> traces;
+    bool asRanks = false;  // --ranks: compare as ranks whatever their programs
     for (size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
-        if (a == "--expect-programs" || a == "--max-misses-after-step") {
+        if (a == "--ranks") {
+            asRanks = true;
+        } else if (a == "--expect-programs" || a == "--max-misses-after-step") {
             std::int64_t n = 0;
             if (++i >= args.size() || !parseCount(args[i], n))
                 return usageError(io, "check", a + " needs a non-negative integer");
@@ -121,7 +124,12 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
         pass = pass && a.verdict.passes();
         ranks.push_back(engine::rankTraceOf(labels[i], &a));
     }
-    if (traces.size() > 1) {
+    std::vector<const engine::TraceAnalysis*> all;
+    for (const auto& a : analyses) all.push_back(a.get());
+    if (traces.size() > 1 && !asRanks && !engine::tracesOfOneProgram(all)) {
+        // Unrelated traces (issue 35): judged one by one, side by side, never as ranks.
+        io.out << "ranks: not compared (the traces ran different programs; --ranks compares them as the ranks of one job)\n";
+    } else if (traces.size() > 1) {
         // Programs and steps are compared where there are lookups; compile times always.
         auto d = engine::compareRanks(ranks);
         if (anyLookups || !d.slow.empty()) printDivergence(io.out, d);
@@ -133,7 +141,7 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
 
 Command checkCommand() {
     return {"check", "the acceptance check: no recompile after the first step (CI gate)",
-            "Usage: compilescope check TRACE... [--expect-programs N] [--max-misses-after-step K]\n\n"
+            "Usage: compilescope check TRACE... [--expect-programs N] [--max-misses-after-step K] [--ranks]\n\n"
             "Replays the trace's program cache and judges the acceptance rule of a cached JIT run:\n"
             "  - misses == entries (a miss that is not a new entry is a program compiled twice);\n"
             "  - no miss after the first step: a program may compile at its first step only\n"
@@ -141,7 +149,8 @@ Command checkCommand() {
             "  - the expected number of programs: train-only 2, +1 with validation, +1 per :device metric\n"
             "    hook, +1 for a ragged split of a metric (--expect-programs N overrides the count);\n"
             "  - the replay agrees with the runtime's verdicts and cache_stats() counters.\n"
-            "Each failure is printed with its reason. Given several traces (the ranks of one job), also\n"
+            "Each failure is printed with its reason. Given several traces of one program (the same\n"
+            "runtime and command line in their sessions) or with --ranks (the ranks of one job), also\n"
             "fails when ranks compiled different programs or missed at different steps, and warns (without\n"
             "failing) of a rank that compiled at least twice as long as the median rank (three ranks or more).\n"
             "Without lookups, the runtime's cache_stats() counters are judged (misses == entries per cache);\n"

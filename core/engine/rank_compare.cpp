@@ -3,6 +3,10 @@
 
 #include "core/engine/trace_analysis.h"
 
+#include <optional>
+#include <set>
+#include <utility>
+
 namespace cs::engine {
 
 namespace {
@@ -15,6 +19,21 @@ RankTrace rankTraceOf(const std::string& label, const TraceAnalysis* analysis) {
     std::optional<std::int64_t> compile;
     if (analysis) compile = analysis->summary.compileNs;
     return {label, cache ? &cache->facts : &kNoFacts, cache ? &cache->replay : &kNoReplay, compile};
+}
+
+bool tracesOfOneProgram(const std::vector<const TraceAnalysis*>& analyses) {
+    std::optional<std::set<std::pair<std::string, std::string>>> first;
+    int traces = 0;
+    for (const TraceAnalysis* a : analyses) {
+        if (!a) continue;
+        std::set<std::pair<std::string, std::string>> programs;
+        for (const SessionSummary& s : a->summary.sessions) programs.emplace(s.runtime, s.command);
+        if (programs.empty()) return false;
+        if (first && *first != programs) return false;
+        if (!first) first = std::move(programs);
+        ++traces;
+    }
+    return traces >= 2;
 }
 
 std::int64_t rankMisses(const RankTrace& rank) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cs::engine {
 
@@ -15,6 +16,12 @@ struct TraceAnalysis;
 // `analysis` null: a rank not analysed (yet); it has no lookups and no compile time, so it takes no
 // part in the slow-rank rule. The RankTrace points into `analysis`, which must outlive it.
 RankTrace rankTraceOf(const std::string& label, const TraceAnalysis* analysis);
+
+// Whether several traces are the ranks of one job (issue 35): every trace's sessions ran the same
+// programs (the same runtime and command line, or imported file, per session, as a set). Traces of
+// unrelated programs open side by side and are compared as ranks only when the user says so
+// (`--ranks`). Null analyses are left out; fewer than two traces are never ranks.
+bool tracesOfOneProgram(const std::vector<const TraceAnalysis*>& analyses);
 
 // The rank's lookups that missed in the replay.
 std::int64_t rankMisses(const RankTrace& rank);
