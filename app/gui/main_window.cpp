@@ -729,6 +729,10 @@ void MainWindow::dropEvent(QDropEvent* e) {
 void MainWindow::takeScreenshots(const QString& dir, std::function<void()> done) {
     auto shoot = [this, dir, done] {
         QDir().mkpath(dir);
+        if (m_docs.empty()) {  // no trace: the start screen is what the user sees
+            grab().save(QStringLiteral("%1/00-start.png").arg(dir));
+            return done();
+        }
         for (int i = 0; i < m_tabs->count(); ++i) {
             if (!m_tabs->isTabVisible(i)) continue;  // a view for facts the traces do not hold
             m_tabs->setCurrentIndex(i);
