@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_set>
 
 namespace cs::engine {
 
@@ -109,21 +110,35 @@ public:
                            : op == CS_JIT_OP_CACHE_LOAD ? CompileOutcome::Cached
                            : op == CS_JIT_OP_CACHE_STORE ? CompileOutcome::Compiled : CompileOutcome::Unknown, 0});
         });
-        // A compile span whose status arg says failed (torch.compile's fail_type) is an error row.
-        m_reader.query("SELECT sp.id, t.session_id, sp.start_ns, sp.category, EXISTS (SELECT 1 FROM span_args a JOIN strings k "
-                       "ON k.id = a.key_sid WHERE a.span_id = sp.id AND k.str = 'status' AND a.value = 'failed') "
-                       "FROM spans sp JOIN tracks t ON t.id = sp.track_id "
-                       "WHERE sp.category IN (" + std::to_string(CS_CAT_COMPILE) + ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
+        // A compile span whose status arg says failed (torch.compile's fail_type) is an error row. The
+        // failed spans first, from the arguments (few), rather than a lookup per span (every compile).
+        std::unordered_set<std::int64_t> failed;
+        m_reader.query("SELECT a.span_id FROM span_args a JOIN strings k ON k.id = a.key_sid "
+                       "WHERE k.str = 'status' AND a.value = 'failed'",
+                       [&](sqlite3_stmt* st) { failed.insert(colInt(st, 0)); });
+        // IndexDetail::Identity: each span's name and duration in the same pass (leanDetails).
+        const bool lean = m_detail == IndexDetail::Identity;
+        m_reader.query(std::string("SELECT sp.id, t.session_id, sp.start_ns, sp.category, ") +
+                           (lean ? "sp.dur_ns, n.str" : "NULL, NULL") +
+                           " FROM spans sp JOIN tracks t ON t.id = sp.track_id " +
+                           (lean ? "LEFT JOIN strings n ON n.id = sp.name_sid " : "") + "WHERE sp.category IN (" +
+                           std::to_string(CS_CAT_COMPILE) + ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
                        [&](sqlite3_stmt* st) {
-                           out.push_back({Spans, colInt(st, 0), colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
-                                          colInt(st, 3) != CS_CAT_COMPILE ? CompileOutcome::Cached
-                                          : colInt(st, 4) ? CompileOutcome::Error : CompileOutcome::Compiled, 0});
+                           const std::int64_t id = colInt(st, 0);
+                           const bool compile = colInt(st, 3) == CS_CAT_COMPILE;
+                           out.push_back({Spans, id, colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
+                                          !compile ? CompileOutcome::Cached
+                                          : failed.count(id) ? CompileOutcome::Error : CompileOutcome::Compiled, 0});
+                           if (!lean) return;
+                           LeanRow& r = m_spans[id];
+                           r.kind = compile ? "compile span" : "cache-load span";
+                           r.durNs = colOpt(st, 4);
+                           r.name = trace::colText(st, 5);
                        });
         return out;
     }
 
-    CompileEntry details(const Candidate& c) {
-        CompileEntry e;
+    void details(const Candidate& c, CompileEntry& e) {
         e.table = std::string(kSources[c.source]);
         e.rowId = c.rowId;
         e.sessionId = c.sessionId;
@@ -143,7 +158,6 @@ public:
         default: m_detail == IndexDetail::Full ? spanDetails(e) : leanDetails(m_spans, e); break;
         }
         if (!e.step) e.step = stepAt(c.sessionId, c.startNs);
-        return e;
     }
 
 private:
@@ -385,7 +399,7 @@ private:
 
 public:
     // IndexDetail::Identity: the naming fields of every CUDA program, driver JIT row and compile span,
-    // one query per table instead of several per row.
+    // one query per table instead of several per row. After candidates(), which reads the spans'.
     struct LeanRow {
         std::string kind, name, identity, why;
         std::optional<std::int64_t> durNs;
@@ -409,15 +423,7 @@ public:
             r.name = std::string(trace::enumName("jit_entry", static_cast<int>(colInt(st, 2))));
             if (auto p = colInt(st, 3)) r.identity = m_reader.str(p);
         });
-        m_reader.query("SELECT id, dur_ns, name_sid, category FROM spans WHERE category IN (" + std::to_string(CS_CAT_COMPILE) +
-                           ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
-                       [&](sqlite3_stmt* st) {
-                           LeanRow& r = m_spans[colInt(st, 0)];
-                           r.kind = colInt(st, 3) == CS_CAT_COMPILE ? "compile span" : "cache-load span";
-                           r.durNs = colOpt(st, 1);
-                           r.name = m_reader.str(colInt(st, 2));
-                       });
-        // torch.compile's compile id tells two compiles of one frame apart (torchWhy).
+        // The spans' names come with their candidates (candidates()); torch.compile's compile id tells two compiles of one frame apart (torchWhy).
         m_reader.query("SELECT a.span_id, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = 'compile_id'",
                        [&](sqlite3_stmt* st) {
                            if (auto it = m_spans.find(colInt(st, 0)); it != m_spans.end())
@@ -455,8 +461,8 @@ CompileIndex buildCompileIndex(const trace::TraceReader& reader, const TraceAnal
     CompileIndex index;
     index.rowLimit = rowLimit;
     Builder b(reader, analysis, detail);
-    if (detail == IndexDetail::Identity) b.prefetchLean();
     std::vector<Candidate> all = b.candidates();
+    if (detail == IndexDetail::Identity) b.prefetchLean();
     index.total = static_cast<std::int64_t>(all.size());
     for (const Candidate& c : all) ++index.byOutcome[c.outcome];
     // Costly rows first, each group in time order; then the chosen rows back in time order.
@@ -472,7 +478,7 @@ CompileIndex buildCompileIndex(const trace::TraceReader& reader, const TraceAnal
     index.entries.reserve(all.size());
     for (const Candidate& c : all) {
         index.m_byRow[{std::string(kSources[c.source]), c.rowId}] = index.entries.size();
-        index.entries.push_back(b.details(c));
+        b.details(c, index.entries.emplace_back());  // filled in place: a row is a dozen strings and vectors
     }
     // The findings that cite each listed row.
     for (size_t fi = 0; fi < analysis.findings.size(); ++fi)

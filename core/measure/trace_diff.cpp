@@ -229,22 +229,27 @@ void explainWork(TraceDiff& diff) {
 
 // "2.34 s of parsing in 2 files" -> "# of parsing in # files".
 std::string withoutFigures(const std::string& title) {
+    auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     std::string out;
     for (size_t i = 0; i < title.size();) {
-        if (std::isdigit(static_cast<unsigned char>(title[i]))) {
-            while (i < title.size() && (std::isdigit(static_cast<unsigned char>(title[i])) || title[i] == '.' || title[i] == ','))
-                ++i;
-            out += '#';
-            // and its unit: 769 ms and 2.34 s are one figure
-            for (std::string_view unit : {" ns", " µs", " us", " ms", " s", " min", " h", " %", "%"})
-                if (title.compare(i, unit.size(), unit) == 0 &&
-                    (i + unit.size() == title.size() || !std::isalpha(static_cast<unsigned char>(title[i + unit.size()])))) {
-                    i += unit.size();
-                    break;
-                }
-        } else {
-            out += title[i++];
+        size_t end = i;
+        while (end < title.size() && (std::isdigit(static_cast<unsigned char>(title[end])) || (end > i && (title[end] == '.' || title[end] == ','))))
+            ++end;
+        // A figure stands alone: digits inside a name or a shape (mod_10, g10_3, 128x64) are the name.
+        const bool figure = end > i && (i == 0 || !isWord(title[i - 1])) && (end == title.size() || !isWord(title[end]));
+        if (!figure) {
+            out.append(title, i, std::max(end, i + 1) - i);
+            i = std::max(end, i + 1);
+            continue;
         }
+        out += '#';
+        i = end;
+        // and its unit: 769 ms and 2.34 s are one figure
+        for (std::string_view unit : {" ns", " µs", " us", " ms", " s", " min", " h", " %", "%"})
+            if (title.compare(i, unit.size(), unit) == 0 && (i + unit.size() == title.size() || !isWord(title[i + unit.size()]))) {
+                i += unit.size();
+                break;
+            }
     }
     return out;
 }
