@@ -94,6 +94,27 @@ TEST(Check, ToleranceAndExpectedCountOptions) {
     EXPECT_NE(bad.err.find("--expect-programs needs a non-negative integer"), std::string::npos);
 }
 
+// --max-misses-after-step tolerates a late miss: its finding is then a warning, not an [error] that
+// fails the check through the [error]-finding rule (core/engine/error_verdict.h).
+TEST(Check, ToleratedLateMissIsNoErrorFinding) {
+    cs::test::TempDir dir;
+    const auto path = build(dir, kShapeChange);
+    auto reader = cs::trace::TraceReader::open(path);
+    auto severityOf = [&](std::int64_t tolerance) {
+        auto a = cs::engine::analyseCache(*reader, {.expectPrograms = 3, .maxLateMisses = tolerance});
+        for (const auto& f : cs::engine::cacheFindings(*a))
+            if (f.kind == "cache.miss_after_first_step") return f.severity;
+        ADD_FAILURE() << "no late-miss finding at tolerance " << tolerance;
+        return cs::engine::Severity::Info;
+    };
+    EXPECT_EQ(severityOf(0), cs::engine::Severity::Error);
+    EXPECT_EQ(severityOf(1), cs::engine::Severity::Warning);
+    auto tolerated = runCli({"check", "--max-misses-after-step", "1", "--expect-programs", "3", path});
+    EXPECT_EQ(tolerated.out.find("[error] findings"), std::string::npos) << tolerated.out;
+    auto strict = runCli({"check", "--expect-programs", "3", path});
+    EXPECT_NE(strict.out.find("FAIL no miss after the first step"), std::string::npos) << strict.out;
+}
+
 TEST(Check, ExitTwoWhenUnreadable) {
     cs::test::TempDir dir;
     auto missing = runCli({"check", dir.file("nope.cstrace")});
