@@ -1,5 +1,6 @@
 // scenario_record SCENARIO.scn OUTDIR K S: replays session S of trace K (both 0-based) of a scenario
-// through the real collector C ABI (compilescope.h). Run it under `compilescope record -o T.cstrace
+// through the real collector C ABI (compilescope.h). K "-" takes K from $CS_SCENARIO_TRACE, as a
+// launcher gives each rank its index: the ranks of one job then run one command line. Run it under `compilescope record -o T.cstrace
 // --`, once per session in order; the recorder process writes the trace. Exit 3 when the scenario has
 // no trace K, 4 when trace K has no session S.
 //
@@ -11,9 +12,11 @@
 
 #include <compilescope/compilescope.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 
 namespace {
 
@@ -106,7 +109,8 @@ int main(int argc, char** argv) {
     std::ifstream in(argv[1], std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    const int wanted = std::atoi(argv[3]), session = std::atoi(argv[4]);
+    const char* k = std::string_view(argv[3]) == "-" ? std::getenv("CS_SCENARIO_TRACE") : argv[3];
+    const int wanted = std::atoi(k ? k : ""), session = std::atoi(argv[4]);
     int index = 0;
     bool found = false, recorded = false;
     try {

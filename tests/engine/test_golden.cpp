@@ -134,12 +134,14 @@ std::string transcriptThroughCollector(const std::string& name) {
     for (size_t k = 0; k < built.tracePaths.size(); ++k) {
         auto path = (dir.path() / "rec" / fs::path(built.tracePaths[k]).filename()).string();
         fs::create_directories(dir.path() / "rec");
-        // One process per session, in order, each joining the recorder as its own session.
+        // One process per session, in order, each joining the recorder as its own session. The trace's
+        // index comes in the environment, as a launcher gives each rank its own: the ranks of one job
+        // run one command line, which is how check tells them from unrelated traces (rank_compare.h).
         std::string loop = std::string("s=0; while :; do \"") + SCENARIO_RECORD + "\" \"" + scn + "\" \"" +
-                           dir.path().string() + "\" " + std::to_string(k) +
+                           dir.path().string() + "\" -" +
                            " $s; rc=$?; [ $rc = 4 ] && exit 0; [ $rc = 0 ] || exit $rc; s=$((s+1)); done";
-        std::string cmd = std::string(COMPILESCOPE_CLI) + " record -o " + path + " -- sh -c '" + loop + "' >" +
-                          dir.file("log") + " 2>&1";
+        std::string cmd = "CS_SCENARIO_TRACE=" + std::to_string(k) + " " + COMPILESCOPE_CLI + " record -o " + path +
+                          " -- sh -c '" + loop + "' >" + dir.file("log") + " 2>&1";
         int st = std::system(cmd.c_str());
         EXPECT_EQ(st, 0) << cmd << "\n" << cs::test::readFile(dir.file("log"));
         recorded.push_back(path);
