@@ -32,6 +32,9 @@ QString runtimeDisplayName(std::string_view runtime) {
         {"nvrtc", "CUDA (NVRTC)", nullptr},    {"nvjitlink", "CUDA (nvJitLink)", nullptr},
         {"cupti", "CUDA (driver JIT)", nullptr}, {"cuda", "CUDA", nullptr},
         {"tef", "Trace Event Format", nullptr}, {"clang", "clang", nullptr},
+        {"torch-recompiles", "PyTorch", "TORCH_LOGS recompiles"}, {"torch-trace", "PyTorch", "TORCH_TRACE"},
+        {"torch", "PyTorch", nullptr},         {"jax-log", "JAX", "log"},
+        {"jax", "JAX", nullptr},               {"ninja-log", "ninja", "log"},
     };
     for (const Name& n : names)
         if (id.rfind(n.prefix, 0) == 0) {

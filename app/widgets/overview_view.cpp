@@ -43,14 +43,19 @@ QString compileHeadline(const engine::CompileSummary& s) {
     // Nothing compiled: say what the trace lacks and how to record it, not "0 ns compiling".
     if (const QString none = noCompileSentence(s); !none.isEmpty()) return none;
     // Compiles printed without their time and none timed: unknown, not 0 ns (issue 35).
-    QString text = s.compileNs == 0 && s.untimedCompiles > 0 ? QStringLiteral("unknown time compiling")
-                                                              : QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
-    if (auto share = s.compileShare())
+    const bool unknown = s.compileNs == 0 && s.untimedCompiles > 0;
+    const QString compiles = s.untimedCompiles == 1 ? QStringLiteral("1 compile") : QStringLiteral("%1 compiles").arg(s.untimedCompiles);
+    QString text = unknown ? QStringLiteral("unknown time compiling (%1, no time printed)").arg(compiles)
+                           : QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
+    // A share of an unknown time is no figure: the wall time alone then.
+    if (auto share = s.compileShare(); share && !unknown)
         text += QStringLiteral(", %1 of %2 clocked wall time").arg(percentText(*share), durationText(s.wallNs));
-    else
+    else if (unknown && s.wallNs > 0)
+        text += QStringLiteral(" in %1 clocked wall time").arg(durationText(s.wallNs));
+    else if (!unknown)
         text += QStringLiteral(" (no wall clock: durations only)");
-    if (s.untimedCompiles) text += QStringLiteral(" + %1 compiles with time not recorded").arg(s.untimedCompiles);
-    text += QStringLiteral(" · %1 cache loads").arg(durationText(s.cacheLoadNs));
+    if (s.untimedCompiles && !unknown) text += QStringLiteral(" + %1 with time not recorded").arg(compiles);
+    if (s.cacheLoadNs > 0) text += QStringLiteral(" · %1 cache loads").arg(durationText(s.cacheLoadNs));
     return text + QStringLiteral(" · %1 session(s)").arg(s.sessions.size());
 }
 
