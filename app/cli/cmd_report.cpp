@@ -39,6 +39,8 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
                 if (options.timelineBuckets < 10 || options.timelineBuckets > 2000)
                     return usageError(io, "report", "--buckets must be a number from 10 to 2000");
             } else output = *v;
+        } else if (a == "--ranks") {
+            options.asRanks = true;
         } else if (!a.empty() && a[0] == '-') {
             return usageError(io, "report", "unknown option '" + a + "'");
         } else {
@@ -91,7 +93,7 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
 Command reportCommand() {
     return {"report", "write the HTML report of one trace, or compare several",
             "Usage: compilescope report TRACE [TRACE...] (-o report.html | --split DIR) [--ledger FILE]\n"
-            "                           [--title TEXT] [--buckets N] [--baseline BASE]\n\n"
+            "                           [--title TEXT] [--buckets N] [--baseline BASE] [--ranks]\n\n"
             "Writes one self-contained HTML file (inline CSS, JS and SVG; no network access): summary and\n"
             "acceptance verdict, an index of every compile and cache event (outcome, why, cost) linked to\n"
             "each one's details (key before -> after, options, log, phases, findings, place on the timeline),\n"
@@ -109,7 +111,10 @@ Command reportCommand() {
             "  --buckets N     timeline resolution, 10..2000 buckets (default 200)\n"
             "  --baseline BASE the report opens with \"Changed since baseline\": what 'compilescope diff BASE\n"
             "                  TRACE' finds (new, gone, recompiled, slower compiles; findings; verdict), each\n"
-            "                  linked to its row here, with its compile time in both runs as a pair of bars\n\n"
+            "                  linked to its row here, with its compile time in both runs as a pair of bars\n"
+            "  --ranks         several traces are the ranks of one job: the Ranks section compares them\n"
+            "                  (programs, steps, slow ranks) even when their command lines differ; without it\n"
+            "                  only traces of one program (the same runtime and command line) are compared\n\n"
             "Exit status 2 when a trace or the ledger cannot be read; the message says why.\n",
             runReport};
 }

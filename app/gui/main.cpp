@@ -26,6 +26,10 @@ int main(int argc, char** argv) {
                                 QStringLiteral("Compare the traces with this baseline run (as File > Compare with baseline…)."),
                                 QStringLiteral("TRACE"));
     parser.addOption(baseline);
+    QCommandLineOption ranks(QStringLiteral("ranks"),
+                             QStringLiteral("The traces are the ranks of one job: compare them (Ranks view) even when "
+                                            "their command lines differ."));
+    parser.addOption(ranks);
     parser.process(app);
 
     cs::gui::MainWindow window;
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
         window.resize(w, h);
     }
     window.show();
+    window.setCompareAsRanks(parser.isSet(ranks));
     window.openTraces(parser.positionalArguments());
     if (parser.isSet(baseline)) window.compareWithBaseline(parser.value(baseline));
     if (parser.isSet(shots)) window.takeScreenshots(parser.value(shots), [] { QApplication::quit(); });

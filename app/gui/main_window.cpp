@@ -453,7 +453,7 @@ void MainWindow::refreshRanks(const std::vector<const TraceDocument*>& all, bool
     m_rankTimer->stop();
     m_rankInputs = std::move(inputs);
     m_rankLabels = labels;
-    m_ranks->setRanks(compareDocuments(all));
+    m_ranks->setRanks(compareDocuments(all, m_asRanks));
     // A slow or divergent rank says so on its timeline headers.
     std::vector<QString> notes = rankNotes(*m_ranks->ranks(), m_docs.size());
     if (notes == m_rankNotes) return;

@@ -73,6 +73,9 @@ public:
     InvalidationsView* invalidations() const { return m_invalidations; }
     BuildView* build() const { return m_build; }
     RanksView* ranks() const { return m_ranks; }
+    // --ranks: the open traces are the ranks of one job, compared even when they ran different
+    // programs; otherwise only traces of one program are (engine/rank_compare.h). Before openTraces.
+    void setCompareAsRanks(bool asRanks) { m_asRanks = asRanks; }
     // File > Compare with baseline…: opens `path` as the baseline (dimmed on the timeline, aligned at its
     // start like every trace) and shows the Diff view of it against the current trace.
     void compareWithBaseline(const QString& path);
@@ -162,6 +165,7 @@ private:
     QTimer* m_rankTimer = nullptr;  // the throttle of refreshRanks while traces load
     std::vector<const void*> m_rankInputs;  // the analyses the Ranks view compared (refreshRanks)
     QStringList m_rankLabels;
+    bool m_asRanks = false;  // setCompareAsRanks
     std::vector<QString> m_rankNotes;  // per document: what sets it apart as a rank (timeline headers)
     QComboBox* m_traceChooser;
     QLineEdit* m_searchBox;

@@ -25,8 +25,11 @@ bool apart(const std::string& rank, const std::vector<std::string>& a, const std
 }
 }  // namespace
 
-RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs) {
+RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs, bool asRanks) {
     auto out = std::make_shared<RanksSnapshot>();
+    std::vector<const engine::TraceAnalysis*> analyses;
+    for (const TraceDocument* d : docs) analyses.push_back(d->analyses ? d->analyses->trace.get() : nullptr);
+    out->compared = asRanks || engine::tracesOfOneProgram(analyses);
     std::vector<engine::RankTrace> ranks;
     for (std::size_t i = 0; i < docs.size(); ++i) {
         const TraceDocument& d = *docs[i];
@@ -36,6 +39,7 @@ RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs) {
         row.path = d.path;
         const engine::TraceAnalysis* a = d.analyses ? d.analyses->trace.get() : nullptr;
         row.analysed = a != nullptr;
+        row.compared = out->compared;
         if (a) {
             ranks.push_back(engine::rankTraceOf(d.label.toStdString(), a));
             row.compileNs = a->summary.compileNs;
@@ -44,6 +48,10 @@ RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs) {
             ++out->waiting;
         }
         out->rows.push_back(row);
+    }
+    if (!out->compared) {
+        out->findings = std::make_shared<const std::vector<engine::Finding>>();
+        return out;
     }
     out->divergence = engine::compareRanks(ranks);
     out->findings = std::make_shared<const std::vector<engine::Finding>>(engine::rankDivergenceFindings(out->divergence));
@@ -63,6 +71,10 @@ RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs) {
 QString ranksHeadline(const RanksSnapshot& s) {
     const int analysed = static_cast<int>(s.rows.size()) - s.waiting;
     const engine::RankDivergence& d = s.divergence;
+    if (!s.compared)
+        return QStringLiteral("<b>%1 traces of different programs, side by side</b>: not compared as ranks "
+                              "(<code>compilescope-gui --ranks</code> compares them as the ranks of one job).")
+            .arg(s.rows.size());
     QString text = QStringLiteral("<b>%1 traces read as the ranks of one job</b>").arg(s.rows.size());
     if (s.waiting > 0) text += QStringLiteral(" (compared so far: %1 analysed, %2 still loading)").arg(analysed).arg(s.waiting);
     text += QStringLiteral(": ");
@@ -104,6 +116,7 @@ RanksModel* makeRanksModel(QObject* parent) {
     const auto right = Qt::AlignRight | Qt::AlignVCenter;
     auto verdict = [](const RankRow& r) {
         if (!r.analysed) return QStringLiteral("loading");
+        if (!r.compared) return QStringLiteral("not compared (another program)");
         const QString note = rankNote(r);
         return note.isEmpty() ? QStringLiteral("as the others") : note;
     };
@@ -120,7 +133,7 @@ RanksModel* makeRanksModel(QObject* parent) {
           [](const RankRow& r) { return QVariant(qlonglong(r.misses)); }, right},
          {QStringLiteral("Verdict"), [verdict](const RankRow& r) { return QVariant(verdict(r)); }, {}, Qt::AlignLeft | Qt::AlignVCenter, {},
           [](const RankRow& r) {
-              return !r.analysed ? Tone::Neutral : r.slow || r.programsApart || r.stepsApart ? Tone::Bad : Tone::Good;
+              return !r.analysed || !r.compared ? Tone::Neutral : r.slow || r.programsApart || r.stepsApart ? Tone::Bad : Tone::Good;
           }}},
         parent);
 }

@@ -32,6 +32,7 @@ struct RankRow {
     int programsApart = 0;  // divergent programs on which this rank is on the smaller side
     int stepsApart = 0;     // steps at which this rank is on the smaller side (missed, or hit)
     bool slow = false;
+    bool compared = true;  // RanksSnapshot::compared
 };
 
 struct RanksSnapshot {
@@ -39,11 +40,16 @@ struct RanksSnapshot {
     FindingsPtr findings;  // engine::rankDivergenceFindings: divergent programs, slow ranks
     std::vector<RankRow> rows;  // in document order
     int waiting = 0;  // ranks not analysed yet
+    // false: traces of different programs, not opened with --ranks (engine::tracesOfOneProgram):
+    // side by side, with no divergence, slow rank or rank note (issue 35).
+    bool compared = true;
 };
 using RanksPtr = std::shared_ptr<const RanksSnapshot>;
 
 // Compares the analysed documents (labels as they are); the others are rows that say "loading".
-RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs);
+// They are compared as ranks when they ran one program (engine/rank_compare.h) or `asRanks` (the
+// GUI's --ranks); otherwise the rows carry their figures and nothing is compared.
+RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs, bool asRanks = false);
 // "12 ranks: they compiled the same programs at the same steps. Median compile time 2.10 s; 1 slow rank."
 QString ranksHeadline(const RanksSnapshot& s);
 // What sets a rank apart, for its timeline headers: "slow rank: 3.02x the median", "diverges on 1

@@ -165,7 +165,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& all, const ReportOpt
     body.close();
     body.open("main");
     if (options.baselineDiff && !traces.empty()) renderChangedSinceBaseline(body, *options.baselineDiff, traces.front(), links);
-    if (ranksFirst) renderRanks(body, all);
+    if (ranksFirst) renderRanks(body, all, options.asRanks);
     renderSummary(body, traces);
     renderCompileIndex(body, traces, links);
     renderFindings(body, traces, links);
@@ -175,7 +175,7 @@ std::string renderIndexPage(const std::vector<TraceReport>& all, const ReportOpt
     renderInvalidations(body, traces);
     renderPhases(body, traces);
     renderBuild(body, traces);
-    if (!ranksFirst) renderRanks(body, all);
+    if (!ranksFirst) renderRanks(body, all, options.asRanks);
     renderComparison(body, traces, options.ledger);
     renderCompileDetails(body, traces, links);
     body.close();

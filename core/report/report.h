@@ -43,6 +43,9 @@ struct ReportOptions {
     // What the section renders: `compilescope diff` of the baseline and the first trace. writeReport
     // and writeReportSplit compute it from `baseline`; renderReport takes it as given.
     std::shared_ptr<const measure::TraceDiff> baselineDiff;
+    // --ranks: several traces are the ranks of one job, whatever their programs. Otherwise only
+    // traces of one program (engine/rank_compare.h) are compared as ranks.
+    bool asRanks = false;
 };
 
 // One file of a split report, its path relative to the report's folder.

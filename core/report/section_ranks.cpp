@@ -24,11 +24,23 @@ constexpr size_t kListRows = 50;    // divergent programs, steps
 
 constexpr size_t kNamesShown = 12;  // ranks named in one cell or sentence, then a count
 
+// Unrelated traces (issue 35): side by side in the other sections, never DIVERGE or slow rank.
+void renderNotCompared(HtmlBuilder& h, size_t traces) {
+    openSection(h, "ranks", "Ranks", 0);
+    h.leaf("p", std::to_string(traces) +
+                    " traces of different programs, side by side: not compared as ranks (compilescope report --ranks "
+                    "compares them as the ranks of one job).",
+           {{"class", "hint ranks-verdict ranks-not-compared"}});
+    h.close();  // section
+}
+
 std::vector<engine::RankTrace> rankTraces(const std::vector<TraceReport>& traces) {
     std::vector<engine::RankTrace> ranks;
     for (const auto& t : traces) ranks.push_back(engine::rankTraceOf(t.label, t.analysis.get()));
     return ranks;
 }
+void renderEveryRank(HtmlBuilder& h, const std::vector<TraceReport>& traces, const std::vector<engine::RankTrace>& ranks,
+                     const engine::RankDivergence& d, const std::vector<std::string>& names);
 }  // namespace
 
 engine::RankDivergence compareTraceRanks(const std::vector<TraceReport>& traces) { return engine::compareRanks(rankTraces(traces)); }
@@ -51,8 +63,17 @@ std::vector<size_t> ranksToDetail(const std::vector<TraceReport>& traces, const 
     return out;
 }
 
-void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
+bool readAsRanks(const std::vector<TraceReport>& traces, bool asRanks) {
+    if (traces.size() < 2) return false;
+    if (asRanks) return true;
+    std::vector<const engine::TraceAnalysis*> analyses;
+    for (const auto& t : traces) analyses.push_back(t.analysis.get());
+    return engine::tracesOfOneProgram(analyses);
+}
+
+void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces, bool asRanks) {
     if (traces.size() < 2) return;
+    if (!readAsRanks(traces, asRanks)) return renderNotCompared(h, traces.size());
     const std::vector<engine::RankTrace> ranks = rankTraces(traces);
     const engine::RankDivergence d = engine::compareRanks(ranks);
     std::vector<std::string> paths;
@@ -120,7 +141,15 @@ void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         moreRows(h, static_cast<std::int64_t>(d.steps.size()), std::min(d.steps.size(), kListRows));
     }
 
-    // Every rank, slowest first: its compile time, against the median, and its misses.
+    renderEveryRank(h, traces, ranks, d, names);
+    sourceNote(h, "replay engine: the comparison `compilescope check` makes of several traces");
+    h.close();  // section
+}
+
+namespace {
+// Every rank, slowest first: its compile time, against the median, and its misses.
+void renderEveryRank(HtmlBuilder& h, const std::vector<TraceReport>& traces, const std::vector<engine::RankTrace>& ranks,
+                     const engine::RankDivergence& d, const std::vector<std::string>& names) {
     std::vector<size_t> order(traces.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     auto compileOf = [&](size_t i) { return ranks[i].compileNs.value_or(0); };
@@ -146,8 +175,7 @@ void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
     }
     closeWideTable(h);
     moreRows(h, static_cast<std::int64_t>(order.size()), std::min(order.size(), kRankRows));
-    sourceNote(h, "replay engine: the comparison `compilescope check` makes of several traces");
-    h.close();  // section
 }
+}  // namespace
 
 }  // namespace cs::report

@@ -72,7 +72,11 @@ void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 bool anyBuild(const std::vector<TraceReport>& traces);
 void renderBuild(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 // Several traces as the ranks of one job (engine/cache/rank_divergence.h); nothing for one trace.
-void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces);
+// Traces of different programs (engine/rank_compare.h) are only said to be "not compared", unless
+// `asRanks` (report --ranks, the GUI's --ranks) says they are the ranks of one job.
+void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces, bool asRanks);
+// Whether renderRanks compares the traces as ranks: several traces of one program, or `asRanks`.
+bool readAsRanks(const std::vector<TraceReport>& traces, bool asRanks);
 // The comparison renderRanks shows, over the traces' analyses (labels: the traces' tags).
 engine::RankDivergence compareTraceRanks(const std::vector<TraceReport>& traces);
 // The traces worth detailing in a report over many ranks, at most `most`, in report order: the

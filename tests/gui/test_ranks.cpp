@@ -178,13 +178,14 @@ TEST(TraceLoaderOutline, ADamagedRankShowsItsOutlineThenFailsBeforeItsFullRead) 
 // Four ranks: each compiles for 1 s and looks `gradient` up at steps 1..3 (a miss at step 1, 1 s);
 // rank 2 compiles for 4 s (slow: 4x the median), and rank 1 compiles a ragged shape at step 3 in 10 ms
 // (a program the others did not compile, a miss at a step the others hit).
-QString writeRank(const cs::test::TempDir& dir, int r) {
+// `runtime`: the program the rank ran (ranks of one job share it; unrelated traces do not).
+QString writeRank(const cs::test::TempDir& dir, int r, const std::string& runtime = "bench") {
     const std::string folder = dir.file("rank" + std::to_string(r));
     std::filesystem::create_directories(folder);
     const std::string p = folder + "/trace.cstrace";
     using namespace cs::trace;
     TraceWriter w(p, {});
-    auto s = w.addSession({.runtime = w.intern("bench"), .startNs = 0});
+    auto s = w.addSession({.runtime = w.intern(runtime), .startNs = 0});
     auto t = w.addTrack({.sessionId = s, .name = w.intern("worker")});
     const std::int64_t compileNs = r == 2 ? 4'000'000'000 : 1'000'000'000;
     w.addSpan({.trackId = t, .startNs = 0, .durNs = compileNs, .category = CS_CAT_COMPILE, .name = w.intern("compile gradient")});
@@ -291,6 +292,39 @@ TEST(RanksView, ComparesTheRanksAsCheckDoesAndLeadsToTheEvidence) {
     emit view->table()->activated(view->model()->index(3, 0));
     EXPECT_EQ(window.currentDocument(), 3);
     EXPECT_EQ(tabs->currentWidget(), static_cast<QWidget*>(window.overview()));
+}
+
+// Ranks only for ranks (issue 35): the same divergent and slow traces, but each of another program,
+// open side by side: no DIVERGE, no slow rank, no rank note on the timeline, no rank finding;
+// compilescope-gui --ranks (setCompareAsRanks) compares them as the ranks of one job again.
+TEST(RanksView, UnrelatedTracesAreNotComparedUnlessOpenedAsRanks) {
+    cs::test::TempDir dir;
+    QStringList paths;
+    for (int r = 0; r < 4; ++r) paths << writeRank(dir, r, "program" + std::to_string(r));
+    for (const bool asRanks : {false, true}) {
+        SCOPED_TRACE(asRanks ? "--ranks" : "side by side");
+        cs::gui::MainWindow window;
+        window.setCompareAsRanks(asRanks);
+        window.openTraces(paths);
+        ASSERT_TRUE(cs::test::waitFor([&] { return !window.isLoading(); }));
+        cs::gui::RanksView* view = window.ranks();
+        ASSERT_TRUE(view->ranks());
+        const cs::gui::RanksSnapshot& ranks = *view->ranks();
+        EXPECT_EQ(ranks.compared, asRanks);
+        EXPECT_EQ(view->headline().contains(QStringLiteral("DIVERGE")), asRanks) << view->headline().toStdString();
+        EXPECT_EQ(view->headline().contains(QStringLiteral("not compared")), !asRanks) << view->headline().toStdString();
+        int slow = 0;
+        for (const cs::gui::RankRow& row : ranks.rows) slow += row.slow ? 1 : 0;
+        EXPECT_EQ(slow, asRanks ? 1 : 0);
+        ASSERT_TRUE(ranks.findings);
+        EXPECT_EQ(ranks.findings->empty(), !asRanks);
+        const QString verdict = view->model()->data(view->model()->index(2, 4), Qt::DisplayRole).toString();
+        EXPECT_EQ(verdict.contains(QStringLiteral("slow")), asRanks) << verdict.toStdString();
+        cs::gui::TimelinePlot* plot = window.timeline()->plot();
+        int notes = 0;
+        for (int g = 0; g < plot->groupCount(); ++g) notes += plot->groupHeaderText(g).contains(QStringLiteral(" — ")) ? 1 : 0;
+        EXPECT_EQ(notes, asRanks ? 2 : 0);  // rank2 slow, rank1 apart
+    }
 }
 
 // Ranks arrive one by one: a new snapshot of one trace keeps what is selected in another, and only

@@ -58,3 +58,38 @@ TEST(ReportCli, BadLedgerIsNamed) {
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("ledger " + ledger + ":1: expected 4 columns, found 2"), std::string::npos) << r.err;
 }
+
+// Ranks only for ranks (issue 35): a report over traces of unrelated programs shows them side by
+// side, with no DIVERGE and no slow rank; `--ranks` compares them as the ranks of one job, and two
+// runs of one program are compared without it. Inputs are public logs of tests/data, imported.
+TEST(ReportCli, UnrelatedTracesAreNotComparedAsRanksUnlessAsked) {
+    cs::test::TempDir dir;
+    auto import = [&](const std::string& rel, const std::string& name) {
+        const std::string out = dir.file(name);
+        auto r = runCli({"import", std::string(COMPILESCOPE_SOURCE_DIR) + "/tests/data/torch/" + rel, "-o", out});
+        EXPECT_EQ(r.status, 0) << r.err;
+        return out;
+    };
+    const std::string a = import("recompiles_tuple_2023_issue99091.log", "a.cstrace");
+    const std::string b = import("recompiles_ids_issue148179.log", "b.cstrace");
+    const std::string c = import("recompiles_no_id_issue123784.log", "c.cstrace");
+    const std::string again = import("recompiles_tuple_2023_issue99091.log", "again.cstrace");
+    auto report = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), "report");
+        args.insert(args.end(), {"-o", dir.file("r.html")});
+        auto r = runCli(args);
+        EXPECT_EQ(r.status, 0) << r.err;
+        return cs::test::readFile(dir.file("r.html"));
+    };
+    const std::string apart = report({a, b, c});
+    EXPECT_NE(apart.find("ranks-not-compared"), std::string::npos);
+    EXPECT_EQ(apart.find("DIVERGE"), std::string::npos);
+    EXPECT_EQ(apart.find("Slow rank"), std::string::npos);
+    EXPECT_EQ(apart.find("rank-table"), std::string::npos);
+    const std::string asked = report({"--ranks", a, b, c});
+    EXPECT_EQ(asked.find("ranks-not-compared"), std::string::npos);
+    EXPECT_NE(asked.find("they DIVERGE"), std::string::npos);  // different programs compiled, as check --ranks says
+    const std::string oneProgram = report({a, again});
+    EXPECT_EQ(oneProgram.find("ranks-not-compared"), std::string::npos);
+    EXPECT_NE(oneProgram.find("rank-table"), std::string::npos);
+}
