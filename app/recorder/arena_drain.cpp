@@ -24,16 +24,6 @@ bool within(std::uint64_t offset, std::uint64_t count, std::uint64_t item, std::
     return !__builtin_mul_overflow(count, item, &bytes) && !__builtin_add_overflow(offset, bytes, &end) && end <= size;
 }
 
-std::string checkHeader(const cs_arena_header& h, std::uint64_t size) {
-    if (h.magic != CS_ARENA_MAGIC || h.version != CS_ARENA_VERSION) return "not an arena of this version";
-    if (h.slot_bytes != sizeof(cs_arena_slot) || h.slot_count > kMaxSlots) return "bad slot table";
-    if (h.ring_bytes < 4096 || (h.ring_bytes & (h.ring_bytes - 1))) return "bad ring size";
-    if (!within(h.slots_offset, h.slot_count, sizeof(cs_arena_slot), size) || h.slots_offset % 8 ||
-        !within(h.log_offset, h.log_capacity, 1, size) || h.log_used > h.log_capacity ||
-        !within(h.rings_offset, h.slot_count, h.ring_bytes, size))
-        return "regions outside the file";
-    return "";
-}
 
 // The unsent bytes of one ring as a THREAD message and ring bytes; false when they are not whole.
 bool appendRing(std::vector<unsigned char>& out, const unsigned char* ring, std::uint64_t capacity, std::uint32_t slot,
@@ -59,6 +49,17 @@ bool appendRing(std::vector<unsigned char>& out, const unsigned char* ring, std:
 }
 }  // namespace
 
+std::string checkArenaHeader(const cs_arena_header& h, std::uint64_t size) {
+    if (h.magic != CS_ARENA_MAGIC || h.version != CS_ARENA_VERSION) return "not an arena of this version";
+    if (h.slot_bytes != sizeof(cs_arena_slot) || h.slot_count > kMaxSlots) return "bad slot table";
+    if (h.ring_bytes < 4096 || (h.ring_bytes & (h.ring_bytes - 1))) return "bad ring size";
+    if (!within(h.slots_offset, h.slot_count, sizeof(cs_arena_slot), size) || h.slots_offset % 8 ||
+        !within(h.log_offset, h.log_capacity, 1, size) || h.log_used > h.log_capacity ||
+        !within(h.rings_offset, h.slot_count, h.ring_bytes, size))
+        return "regions outside the file";
+    return "";
+}
+
 DrainResult drainArena(int fd, WireSession& session) {
     DrainResult r;
     struct stat st{};
@@ -76,7 +77,7 @@ DrainResult drainArena(int fd, WireSession& session) {
     const auto* base = static_cast<const unsigned char*>(map);
     cs_arena_header h;
     std::memcpy(&h, base, sizeof h);
-    r.problem = checkHeader(h, size);
+    r.problem = checkArenaHeader(h, size);
     std::vector<unsigned char> out;
     if (r.problem.empty()) {
         // Definitions first: the recovered events may use ids the recorder has not seen yet.

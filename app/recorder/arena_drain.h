@@ -22,6 +22,9 @@ struct DrainResult {
     std::string problem;       // why the arena could not be read at all ("" = it could)
 };
 
+// "" when the arena header's regions lie inside a file of `size` bytes, else what is wrong.
+std::string checkArenaHeader(const cs_arena_header& h, std::uint64_t size);
+
 // Feeds the unsent contents of arena `fd` to `session`. Writer errors propagate (TraceError).
 DrainResult drainArena(int fd, WireSession& session);
 

@@ -1,10 +1,12 @@
 #include "recorder.h"
 
+#include "arena_counters.h"
 #include "arena_drain.h"
 #include "exit_codes.h"
 
 #include "core/trace/trace_error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -27,6 +29,19 @@ constexpr std::size_t kReadChunk = 1 << 20;
 using Clock = std::chrono::steady_clock;
 std::int64_t msSince(Clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+// Whether `pid` still runs: a zombie or a vanished process no longer touches its arena.
+bool processRunning(std::int64_t pid) {
+    if (pid <= 0) return false;
+    FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+    if (!f) return ::kill(static_cast<pid_t>(pid), 0) == 0;
+    char line[512] = {};
+    const std::size_t n = std::fread(line, 1, sizeof line - 1, f);
+    std::fclose(f);
+    const char* paren = std::strrchr(line, ')');
+    const char state = paren && paren + 2 < line + n ? paren[2] : '?';
+    return state != 'Z' && state != 'X';
 }
 }  // namespace
 
@@ -136,7 +151,7 @@ bool Recorder::readFrom(Connection& c) {
 
 // The process ended without GOODBYE (_exit(), a signal): what its rings still held is in its arena.
 void Recorder::recoverFromArena(Connection& c) {
-    if (!c.eof || c.arenaFd < 0 || !c.session || !c.session->sessionId() || c.session->ended()) return;
+    if (c.arenaFd < 0 || !c.session || !c.session->sessionId() || c.session->ended()) return;
     const DrainResult r = drainArena(c.arenaFd, *c.session);
     m_events += r.events;
     const trace::OptInt session{c.session->sessionId()};
@@ -146,19 +161,64 @@ void Recorder::recoverFromArena(Connection& c) {
         m_writer->addStat(session, "lost_at_exit", "recorder", r.lostRings, "rings overwritten while being read");
 }
 
+// What the process counted but could not send (its connection stalled or lost), and, for a process
+// still running when the recording finishes, what its buffers hold (arena_counters.h).
+void Recorder::storeArenaCounters(Connection& c, bool running) {
+    ArenaCounters a;
+    if (!readArenaCounters(c.arenaFd, *c.session, a).empty()) return;  // the drain said why
+    storeUnreportedDrops(a, *c.session, *m_writer);
+    const trace::OptInt session{c.session->sessionId()};
+    if (running && a.buffered + a.privateLost)
+        m_writer->addStat(session, "dropped_after_recording", "recorder",
+                          static_cast<std::int64_t>(std::min<std::uint64_t>(a.buffered + a.privateLost, INT64_MAX)),
+                          "pid " + std::to_string(c.session->pid()) +
+                              " still ran when the recording finished: events still in its buffers (what it records "
+                              "later is counted nowhere; record --wait-children waits for it)");
+    else if (!running && !c.session->ended() && a.privateLost)
+        m_writer->addStat(session, "lost_at_exit", "recorder", static_cast<std::int64_t>(std::min<std::uint64_t>(a.privateLost, INT64_MAX)),
+                          "threads beyond the arena's slots (private rings) of a process that ended without cs_stop()");
+}
+
+// The process's stream ended (running: it still runs, the recording is finishing).
+void Recorder::settle(Connection& c, bool running) {
+    if (c.arenaFd >= 0 && c.session->sessionId()) {
+        if (!running) recoverFromArena(c);
+        storeArenaCounters(c, running);
+    }
+    c.session->finish();
+}
+
 void Recorder::close(Connection& c) {
     if (!m_failed && c.session) {
         try {
-            recoverFromArena(c);
-            c.session->finish();
+            // A process that lost its connection while it runs goes on counting what it drops in its
+            // arena: read it when the recording finishes, not now (its flusher may be counting the
+            // very events a drain would read).
+            c.deferred = !m_finishing && c.arenaFd >= 0 && c.session->sessionId() && !c.session->ended() &&
+                         processRunning(c.session->pid());
+            if (!c.deferred) settle(c, !c.session->ended() && (!c.eof || processRunning(c.session->pid())));
         } catch (const std::exception& e) {
             writeFailed(e);
         }
     }
-    if (c.arenaFd >= 0) ::close(c.arenaFd);
-    c.arenaFd = -1;
+    if (c.arenaFd >= 0 && !c.deferred) ::close(c.arenaFd);
+    if (!c.deferred) c.arenaFd = -1;
     ::close(c.fd);
     c.fd = -1;
+}
+
+void Recorder::settleDeferred() {
+    for (auto& c : m_deferred) {
+        if (!m_failed) {
+            try {
+                settle(*c, processRunning(c->session->pid()));
+            } catch (const std::exception& e) {
+                writeFailed(e);
+            }
+        }
+        ::close(c->arenaFd);
+    }
+    m_deferred.clear();
 }
 
 void Recorder::readControl() {
@@ -240,7 +300,9 @@ int Recorder::run() {
                 if (!readFrom(c)) close(c);
                 commitIfDue(false);
             }
-            std::erase_if(m_conns, [](const auto& c) { return c->fd < 0; });
+            for (auto& c : m_conns)
+                if (c->fd < 0 && c->deferred) m_deferred.push_back(std::move(c));
+            std::erase_if(m_conns, [](const auto& c) { return !c || c->fd < 0; });
             if (m_conns.empty()) idleSince = Clock::now();
         }
         commitIfDue(false);
@@ -255,6 +317,7 @@ int Recorder::run() {
         close(*c);
     }
     m_conns.clear();
+    settleDeferred();
     finalize();
     return m_failed ? kExitWriteFailed : 0;
 }

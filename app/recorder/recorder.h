@@ -53,6 +53,7 @@ private:
         int fd;
         int arenaFd = -1;  // the process's arena (ARENA message), read if it dies
         bool eof = false;  // the process closed its end (exited or died)
+        bool deferred = false;  // closed while its process still ran: its arena is read at the end
         std::vector<unsigned char> buf;
         std::size_t used = 0;
         std::unique_ptr<WireSession> session;
@@ -62,6 +63,9 @@ private:
     bool readFrom(Connection& c);  // false: connection closed
     void close(Connection& c);
     void recoverFromArena(Connection& c);
+    void settle(Connection& c, bool running);
+    void storeArenaCounters(Connection& c, bool running);
+    void settleDeferred();
     void readControl();
     void commitIfDue(bool force);
     void writeFailed(const std::exception& e);
@@ -71,6 +75,7 @@ private:
     std::unique_ptr<trace::TraceWriter> m_writer;
     int m_listen = -1;
     std::vector<std::unique_ptr<Connection>> m_conns;
+    std::vector<std::unique_ptr<Connection>> m_deferred;  // processes that lost their connection alive
     std::map<std::int64_t, std::int64_t> m_pidSessions;  // pid -> latest session
     std::map<std::int64_t, std::int64_t> m_exitStatus;   // pid -> exit status (-signal) from the launcher
     std::chrono::steady_clock::time_point m_lastCommit;

@@ -180,6 +180,7 @@ bool WireSession::handle(std::uint16_t type, std::uint16_t flags, const unsigned
         static const char* reasons[] = {"dropped_buffer_full", "dropped_reentrant", "dropped_oversized",
                                         "dropped_no_recorder"};
         static_assert(std::size(reasons) == CS_DROP_REASONS);
+        if (m.reason < CS_DROP_REASONS) m_drops[m.reason] += m.count;
         m_w.addStat(m_session, m.reason < CS_DROP_REASONS ? reasons[m.reason] : "dropped_other", "collector",
                     static_cast<std::int64_t>(m.count));
         return true;

@@ -44,6 +44,10 @@ public:
     // Where the event bytes received for arena ring `slot` end (wire_protocol.h, THREAD); false when
     // nothing of that ring arrived. The arena drain (arena_drain.h) continues from there.
     bool ringEnd(std::uint32_t slot, std::uint64_t& end) const;
+    // Drops of `reason` (cs_drop_reason) the process reported in DROPPED messages, plus those noted
+    // as stored from its arena's counters (arena_counters.h).
+    std::uint64_t dropsReceived(int reason) const { return m_drops[reason]; }
+    void noteDropsReceived(int reason, std::uint64_t n) { m_drops[reason] += n; }
     // While recovering from a dead process's arena, definitions already received are skipped.
     void setRecovering(bool on) { m_recovering = on; }
 
@@ -87,6 +91,7 @@ private:
     std::uint32_t m_currentSlot = CS_ARENA_NO_SLOT;
     std::unordered_map<std::uint32_t, std::uint64_t> m_ringEnds;  // arena slot -> received end
     bool m_recovering = false;
+    std::uint64_t m_drops[CS_DROP_REASONS] = {};
     std::unordered_map<std::uint64_t, std::int64_t> m_lookups;
     trace::StringId m_unknown = 0;
 };

@@ -30,6 +30,8 @@ public:
     int fd() const { return m_fd; }
     std::size_t size() const { return m_size; }
     std::size_t ringBytes() const { return m_header->ring_bytes; }
+    // The process-wide counters the recorder reads beside the slots' (wire_protocol.h).
+    cs_arena_header* header() const { return m_header; }
 
     // Takes a free slot for thread `tid` (the registry lock is held); CS_ARENA_NO_SLOT when none.
     std::uint32_t acquireSlot(std::int64_t tid, const char* name);

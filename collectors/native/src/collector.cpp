@@ -71,19 +71,60 @@ void appendPadded(std::vector<unsigned char>& out, const char* data, std::size_t
     out.resize(out.size() + (CS_WIRE_ALIGN(n) - n), 0);
 }
 
+// Counts the events of the staging buffer from the message that holds byte `from` on: they left
+// their rings but never reached the recorder whole (a cut message is discarded at its EOF).
+void countUnsent(Global& g, std::size_t from) {
+    std::uint64_t lost = 0;
+    for (std::size_t p = 0; p + sizeof(cs_wire_header) <= g.out.size();) {
+        cs_wire_header h;
+        std::memcpy(&h, g.out.data() + p, sizeof h);
+        if (h.size < sizeof h) break;  // never: the flusher staged these bytes itself
+        if (p + h.size > from && h.type >= CS_WIRE_FIRST_EVENT) ++lost;
+        p += h.size;
+    }
+    g.droppedUnsent.fetch_add(lost, std::memory_order_relaxed);
+    countElsewhere(g, CS_DROP_NO_RECORDER, lost);
+}
+
 // Sends the staging buffer; on failure the link is down for good and everything later is dropped.
+// Either way every event staged is delivered or counted (issue 40: a stalled recorder used to cost
+// events counted nowhere).
 void sendStaged(Global& g) {
-    if (g.out.empty() || g.fd < 0) return;
-    if (sendAll(g.fd, g.out.data(), g.out.size())) {
+    if (g.out.empty()) return;
+    std::size_t sent = 0;
+    if (g.fd < 0) {
+        countUnsent(g, 0);
+    } else if (sendAll(g.fd, g.out.data(), g.out.size(), &sent)) {
         g.sentBytes.fetch_add(g.out.size(), std::memory_order_relaxed);
     } else {
+        const int err = errno;
+        countUnsent(g, sent);
         g.linkUp.store(false, std::memory_order_relaxed);
-        warnOnce(std::string("lost the connection to the recorder (") + std::strerror(errno) +
+        warnOnce(std::string("lost the connection to the recorder (") + std::strerror(err) +
                  "); further events are dropped and counted");
         ::close(g.fd);
         g.fd = -1;
     }
     g.out.clear();
+}
+
+// Events (records other than PAD) of a ring between two positions.
+std::uint64_t countRecords(const RingBuffer& ring, std::uint64_t from, std::uint64_t to) {
+    std::uint64_t n = 0;
+    for (std::uint64_t p = from; p < to;) {
+        cs_wire_header h;
+        std::memcpy(&h, ring.at(p), sizeof h);
+        if (h.type != CS_WIRE_PAD) ++n;
+        if (h.size == 0) break;  // never: the producer writes whole records
+        p += h.size;
+    }
+    return n;
+}
+
+// A private ring's events that left it (into the socket or a drop counter), for the arena's header.
+void privateDone(const ThreadBuffer* b, std::uint64_t from, std::uint64_t to) {
+    if (b->shared && to > from)
+        __atomic_fetch_add(&b->shared->private_done, countRecords(b->ring, from, to), __ATOMIC_RELAXED);
 }
 
 void encodeString(std::vector<unsigned char>& out, std::uint32_t id, const std::string& s) {
@@ -182,12 +223,8 @@ std::size_t flushLocked(Global& g) {
         const std::uint64_t end = ends[i];
         if (!up) {
             // Nobody to send to: what is buffered is lost, and counted.
-            for (std::uint64_t p = pos; p < end;) {
-                cs_wire_header h;
-                std::memcpy(&h, b->ring.at(p), sizeof h);
-                if (h.type != CS_WIRE_PAD) b->drop(CS_DROP_NO_RECORDER);
-                p += h.size;
-            }
+            for (std::uint64_t n = countRecords(b->ring, pos, end); n; --n) b->drop(CS_DROP_NO_RECORDER);
+            privateDone(b, pos, end);
             b->ring.release(end);
             continue;
         }
@@ -228,6 +265,7 @@ std::size_t flushLocked(Global& g) {
     // what the recorder has not received is still in the arena if the process dies now.
     for (auto& r : releases) {
         std::memcpy(r.b->cells->dropped_sent, r.dropped, sizeof r.dropped);
+        privateDone(r.b, r.b->ring.readPos(), r.end);
         r.b->ring.release(r.end);
     }
     // Free the buffers of threads that have exited and whose last bytes are now out.
@@ -236,7 +274,11 @@ std::size_t flushLocked(Global& g) {
         ThreadBuffer* b = buffers[i];
         if (!wasOrphaned[i] || b->ring.readPos() != b->ring.writePos()) continue;
         g.droppedNoBuffer.fetch_add(b->droppedTotal(), std::memory_order_relaxed);
-        if (b->slot != CS_ARENA_NO_SLOT && g.arena) g.arena->releaseSlot(b->slot);
+        if (b->slot != CS_ARENA_NO_SLOT && g.arena) {
+            // The slot's counters start again for its next thread: its drops go to the header.
+            for (int why = 0; why < CS_DROP_REASONS; ++why) countElsewhere(g, why, b->dropped(why));
+            g.arena->releaseSlot(b->slot);
+        }
         std::erase(g.buffers, b);
         delete b;
     }
@@ -319,6 +361,7 @@ void afterForkChild() {
     }
     g.stringsSent = g.tracksSent = 0;
     g.droppedReentrant.store(0);
+    g.droppedUnsent.store(0);
     g.reentrantSent = 0;
     g.droppedNoBuffer.store(0);
     g.flusherRunning = false;
@@ -379,6 +422,7 @@ ThreadBuffer* createThreadBuffer() {
             if (b) b->memory.reset(mem);
             else delete[] mem;
             if (b) {
+                b->shared = g.arena ? g.arena->header() : nullptr;
                 b->cells->tid = tid;
                 std::memcpy(b->cells->name, name, sizeof name);
             }
@@ -526,7 +570,7 @@ CS_API void cs_flush(void) {
 
 CS_API std::uint64_t cs_dropped_count(void) {
     Global& g = global();
-    std::uint64_t n = g.droppedNoBuffer.load() + g.droppedReentrant.load();
+    std::uint64_t n = g.droppedNoBuffer.load() + g.droppedReentrant.load() + g.droppedUnsent.load();
     std::lock_guard<std::mutex> lock(g.registryMutex);
     for (ThreadBuffer* b : g.buffers) n += b->droppedTotal();
     return n;

@@ -46,8 +46,14 @@ struct ThreadBuffer {
     std::uint64_t stalledAt = 0;              // producer only: consumer position when it gave up
     std::atomic<bool> orphaned{false};
     std::unique_ptr<unsigned char[]> memory;  // a private ring's bytes
+    // A private ring in a process with an arena: its drops and published events are also counted in
+    // the arena's header, which the recorder can read after the process died (wire_protocol.h).
+    cs_arena_header* shared = nullptr;
 
-    void drop(cs_drop_reason why) { __atomic_fetch_add(&cells->dropped[why], 1, __ATOMIC_RELAXED); }
+    void drop(cs_drop_reason why) {
+        __atomic_fetch_add(&cells->dropped[why], 1, __ATOMIC_RELAXED);
+        if (shared) __atomic_fetch_add(&shared->dropped_elsewhere[why], 1, __ATOMIC_RELAXED);
+    }
     std::uint64_t dropped(int why) const { return __atomic_load_n(&cells->dropped[why], __ATOMIC_RELAXED); }
     std::uint64_t droppedTotal() const {
         std::uint64_t n = 0;
@@ -85,6 +91,7 @@ struct Global {
     std::atomic<bool> warned{false};   // one warning per process
     std::atomic<std::uint64_t> droppedNoBuffer{0};
     std::atomic<std::uint64_t> droppedReentrant{0};
+    std::atomic<std::uint64_t> droppedUnsent{0};  // events taken from a ring into a send that failed
     std::atomic<std::uint64_t> nextLookup{1};
 
     std::mutex registryMutex;  // buffers, arena slots
@@ -123,6 +130,11 @@ ThreadBuffer* createThreadBuffer();
 // Called with a full ring: waits for room under the wait and block policies, else counts a drop.
 unsigned char* waitForRoom(ThreadBuffer* b, std::uint32_t size);
 
+// Counts `n` drops that no live slot holds in the arena's header, for the recorder (no arena: none).
+inline void countElsewhere(Global& g, int why, std::uint64_t n) {
+    if (g.arena && n) __atomic_fetch_add(&g.arena->header()->dropped_elsewhere[why], n, __ATOMIC_RELAXED);
+}
+
 // Prints "compilescope: <message>" on stderr once per process.
 void warnOnce(const std::string& message);
 // Sends everything buffered so far to the recorder (flush lock taken inside).
@@ -130,7 +142,8 @@ void flushAll();
 
 // recorder_link.cpp
 int connectRecorder(const std::string& socketPath, std::string& error);
-bool sendAll(int fd, const void* data, std::size_t n);
+// `sent` (optional): how many bytes went into the socket, also when it fails.
+bool sendAll(int fd, const void* data, std::size_t n, std::size_t* sent = nullptr);
 bool sendHello(int fd, const std::string& runtime);
 // Sends the ARENA message with the arena's memfd attached (SCM_RIGHTS).
 bool sendArena(int fd, const Arena& arena);
@@ -144,6 +157,7 @@ inline void emit(std::uint32_t size, Fill&& fill) {
     ThreadState& t = threadState();
     if (t.busy) {
         global().droppedReentrant.fetch_add(1, std::memory_order_relaxed);
+        countElsewhere(global(), CS_DROP_REENTRANT, 1);
         return;
     }
     t.busy = 1;
@@ -159,6 +173,7 @@ inline void emit(std::uint32_t size, Fill&& fill) {
             if (p) {
                 fill(p);
                 b->ring.commit(size);
+                if (b->shared) __atomic_fetch_add(&b->shared->private_published, 1, __ATOMIC_RELAXED);
             }
         }
     }

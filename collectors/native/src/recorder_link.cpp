@@ -105,14 +105,16 @@ int connectRecorder(const std::string& socketPath, std::string& error) {
     return fd;
 }
 
-bool sendAll(int fd, const void* data, std::size_t n) {
+bool sendAll(int fd, const void* data, std::size_t n, std::size_t* sent) {
     const auto* p = static_cast<const char*>(data);
+    if (sent) *sent = 0;
     while (n) {
         ssize_t k = ::send(fd, p, n, MSG_NOSIGNAL);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return false;
         p += k;
         n -= static_cast<std::size_t>(k);
+        if (sent) *sent += static_cast<std::size_t>(k);
     }
     return true;
 }

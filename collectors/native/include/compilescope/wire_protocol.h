@@ -282,7 +282,16 @@ typedef struct cs_arena_header {
     uint64_t log_offset, log_capacity;
     uint64_t log_used;               /* published bytes of the log */
     uint64_t rings_offset, slots_offset;
-    uint64_t pad[8];
+    /* Drops the slots' counters no longer (or never) hold, by cs_drop_reason: exited threads',
+     * private rings', reentrant ones, and events lost in a send that failed. With the live slots'
+     * `dropped` they make every event the process counted, which the recorder compares with the
+     * DROPPED messages it received when the stream ends or the recording finishes
+     * (docs/collector.md, "A stalled recorder"). */
+    uint64_t dropped_elsewhere[CS_DROP_REASONS];
+    /* Events of private rings (threads beyond the slots): published, and gone from the ring into
+     * the socket or a drop counter. A process that dies without GOODBYE lost the difference. */
+    uint64_t private_published, private_done;
+    uint64_t pad[2];
 } cs_arena_header;
 
 #endif /* COMPILESCOPE_WIRE_PROTOCOL_H */
