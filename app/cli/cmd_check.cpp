@@ -5,6 +5,7 @@
 #include "command.h"
 
 #include "core/engine/cache/rank_divergence.h"
+#include "core/engine/cache/runtime_words.h"
 #include "core/engine/error_verdict.h"
 #include "core/engine/rank_compare.h"
 #include "core/engine/session_labels.h"
@@ -44,7 +45,9 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     if (acc.lastRuntimeCounters) {
         const auto& c = *acc.lastRuntimeCounters;
         auto v = [](const std::optional<std::int64_t>& x) { return x ? std::to_string(*x) : std::string("-"); };
-        out << "  runtime cache_stats(): hits " << v(c.hits) << ", misses " << v(c.misses) << ", entries "
+        // cache_stats() is ReactantNitro's name for its counters; other runtimes read "cache counters".
+        out << "  runtime " << (engine::usesReactantNitro(a.facts) ? "cache_stats()" : "cache counters") << ": hits "
+            << v(c.hits) << ", misses " << v(c.misses) << ", entries "
             << v(c.entries) << "\n";
     }
     out << "  programs:";
@@ -148,12 +151,13 @@ Command checkCommand() {
             "    (--max-misses-after-step K tolerates K such misses; default 0);\n"
             "  - the expected number of programs: train-only 2, +1 with validation, +1 per :device metric\n"
             "    hook, +1 for a ragged split of a metric (--expect-programs N overrides the count);\n"
-            "  - the replay agrees with the runtime's verdicts and cache_stats() counters.\n"
+            "  - the replay agrees with the runtime's verdicts and cache counters (ReactantNitro's\n"
+            "    cache_stats()).\n"
             "Each failure is printed with its reason. Given several traces of one program (the same\n"
             "runtime and command line in their sessions) or with --ranks (the ranks of one job), also\n"
             "fails when ranks compiled different programs or missed at different steps, and warns (without\n"
             "failing) of a rank that compiled at least twice as long as the median rank (three ranks or more).\n"
-            "Without lookups, the runtime's cache_stats() counters are judged (misses == entries per cache);\n"
+            "Without lookups, the runtime's cache counters are judged (misses == entries per cache);\n"
             "a trace with neither (an imported Warp log, a Julia printout, a compiler time trace) has\n"
             "nothing to judge: NOT APPLICABLE, exit 0, as the GUI and the report say.\n"
             "Any [error] finding (a PyTorch recompile-limit hit, lost events, a Warp CPU load race) fails\n"

@@ -74,4 +74,25 @@ TEST(Verdicts, VerdictAgreesWithFindingsOnEveryDataTrace) {
     EXPECT_GE(withErrors, 3);  // the three recompile-limit logs at least
 }
 
+// Verdicts in the runtime's own words (issue 35): a PyTorch or JAX user reads frames and functions,
+// never ReactantNitro's "one Nitro" or cache_stats(), in any verb that judges or explains the trace.
+TEST(RuntimeWords, NoNitroWordsForPyTorchOrJaxTraces) {
+    int traces = 0;
+    for (const char* sub : {"torch", "jax"}) {
+        for (const auto& e : std::filesystem::directory_iterator(dataFile(sub))) {
+            if (!e.is_regular_file() || e.path().extension() == ".md") continue;
+            cs::test::TempDir dir;
+            const auto t = dir.file("t.cstrace");
+            ASSERT_EQ(runCli({"import", e.path().string(), "-o", t}).status, 0) << e.path();
+            ++traces;
+            for (const char* verb : {"check", "explain", "findings", "info"}) {
+                const auto out = runCli({verb, t}).out;
+                for (const char* word : {"Nitro", "cache_stats()"})
+                    EXPECT_EQ(out.find(word), std::string::npos) << e.path() << " " << verb << " says " << word << ":\n" << out;
+            }
+        }
+    }
+    EXPECT_GT(traces, 10);
+}
+
 }  // namespace

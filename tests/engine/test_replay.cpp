@@ -115,6 +115,14 @@ TEST(Check, ToleratedLateMissIsNoErrorFinding) {
     EXPECT_NE(strict.out.find("FAIL no miss after the first step"), std::string::npos) << strict.out;
 }
 
+// ReactantNitro's own words stay ReactantNitro's: a process that used two handles is told that the
+// acceptance run is one Nitro (the scenario's cache is ReactantNitro.CACHE).
+TEST(Check, TwoNitroHandlesAreNamedInNitroWords) {
+    cs::test::TempDir dir;
+    auto r = runCli({"check", build(dir, std::string(kTrainOnly) + "handle n2\nstep 3\nlookup gradient miss compile=496s\n")});
+    EXPECT_NE(r.out.find("used 2 handles; the acceptance run is one Nitro"), std::string::npos) << r.out;
+}
+
 TEST(Check, ExitTwoWhenUnreadable) {
     cs::test::TempDir dir;
     auto missing = runCli({"check", dir.file("nope.cstrace")});

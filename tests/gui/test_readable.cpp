@@ -232,17 +232,20 @@ QString everyText(QWidget* root) {
 }  // namespace
 
 // Issue 39, "Words": no internal name reaches a user of another runtime: ReactantNitro's
-// cache_stats(), a span id ("compile span 1400"), an unknown step ("at step ?").
+// cache_stats() and "Nitro" (issue 35: each runtime's own words), a span id ("compile span 1400"),
+// an unknown step ("at step ?").
 TEST(Words, NoInternalNamesForWarpPyTorchOrJuliaTraces) {
     for (const char* input : {"/resources/demo/warp-verbose.log", "/tests/data/torch/recompiles_ids_issue148179.log",
-                              "/tests/data/julia/printed_trees.txt", "/tests/data/torch/cache_hit_miss_excerpt.log"}) {
+                              "/tests/data/julia/printed_trees.txt", "/tests/data/torch/cache_hit_miss_excerpt.log",
+                              "/tests/data/torch/recompiles_entry_less_issue128134.log",
+                              "/tests/data/jax/explain_cache_misses_pr27980.log"}) {
         auto w = bareWindow();
         w->openTraces({QStringLiteral(COMPILESCOPE_SOURCE_DIR) + QString::fromLatin1(input)});
         ASSERT_TRUE(cs::test::waitFor([&] { return !w->isLoading(); })) << input;
         ASSERT_EQ(w->documents().size(), 1u);
         ASSERT_TRUE(w->documents()[0].analyses) << input;
         const QString text = everyText(w.get());
-        for (const char* internal : {"cache_stats()", "compile span ", "at step ?"})
+        for (const char* internal : {"cache_stats()", "Nitro", "compile span ", "at step ?"})
             EXPECT_FALSE(text.contains(QString::fromLatin1(internal))) << input << " shows " << internal;
         EXPECT_TRUE(text.contains(QStringLiteral("compile"))) << input << ": the walk read the views";
     }

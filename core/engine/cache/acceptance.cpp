@@ -1,5 +1,7 @@
 #include "core/engine/cache/acceptance.h"
 
+#include "core/engine/cache/runtime_words.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -71,6 +73,8 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
     std::map<Sid, size_t> tallyIndex;
     // Run shape per process: programs by kind, and the handles that used them.
     std::map<std::int64_t, std::set<Sid>> gradient, optimizer, eval, metric, other, handles;
+    // Per process, what another runtime's cache compiled ("PyTorch frames"): no training run there.
+    std::map<std::int64_t, std::string> units;
     std::map<std::tuple<std::int64_t, Sid, Sid, std::int64_t>, std::int64_t> metricCompilesInPass;
     std::set<std::pair<std::int64_t, Sid>> ragged;  // (session, program)
     for (size_t i = 0; i < facts.lookups.size(); ++i) {
@@ -82,6 +86,7 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
         ++tally.lookups;
         if (miss) ++tally.compiles;
         handles[l.sessionId].insert(l.handle);
+        if (auto u = otherRuntimeUnits(facts.str(l.cache)); !u.empty()) units.emplace(l.sessionId, std::move(u));
         switch (kindOf(facts.str(l.program))) {
         case ProgramKind::Gradient: gradient[l.sessionId].insert(l.program); break;
         case ProgramKind::Optimizer: optimizer[l.sessionId].insert(l.program); break;
@@ -134,16 +139,21 @@ AcceptanceResult checkAcceptance(const CacheFacts& facts, const ReplayResult& re
         perSession.push_back(expectedProgramCount({.gradient = n(gradient) > 0, .optimizer = n(optimizer) > 0,
                                                    .validates = n(eval) > 0, .deviceMetricHooks = n(metric),
                                                    .raggedSplits = raggedHere, .otherPrograms = n(other)}));
-        const bool training = n(gradient) + n(optimizer) + n(eval) + n(metric) > 0;
+        // A PyTorch frame or JAX function named "forward" is no training run's evaluation program.
+        const bool training = units[session].empty() && n(gradient) + n(optimizer) + n(eval) + n(metric) > 0;
         anyTraining = anyTraining || training;
-        if (!training) {
+        if (!training && !units[session].empty()) {
+            r.derived.judged = false;
+            r.derived.basis = "process " + std::to_string(session) + " compiled " + units[session] +
+                              ", not a training run's programs; the expected program count does not apply";
+        } else if (!training) {
             r.derived.judged = false;
             r.derived.basis = "process " + std::to_string(session) +
                               " ran no gradient, optimizer, evaluation or metric program; the expected program count does not apply";
         } else if (used.size() > 1) {
             r.derived.judged = false;
             r.derived.basis = "process " + std::to_string(session) + " used " + plural(static_cast<std::int64_t>(used.size()), "handle") +
-                              "; the acceptance run is one Nitro";
+                              (usesReactantNitro(facts) ? "; the acceptance run is one Nitro" : "; the acceptance run uses one handle");
         }
     }
     r.derived.applies = anyTraining;
