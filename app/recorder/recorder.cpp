@@ -269,12 +269,46 @@ void Recorder::finalize() {
     }
 }
 
+// Reads what an open connection has buffered, then closes it. Shut for reading first: a later send
+// of the process fails (EPIPE) and is counted there, instead of landing in a socket nobody reads.
+void Recorder::drainAndClose(Connection& c) {
+    ::shutdown(c.fd, SHUT_RD);
+    for (;;) {
+        pollfd p{c.fd, POLLIN, 0};
+        if (::poll(&p, 1, 0) <= 0 || !readFrom(c)) break;
+    }
+    close(c);
+}
+
+// SIGTERM (SIGINT, SIGHUP) while the launcher's job runs: no more events are taken, but the trace is
+// finished only when the launcher says how the job ended, so its exit status is kept (issue 40: it
+// was dropped). The job's processes go on counting what they drop in their arenas, read at the end.
+// A second signal finishes at once.
+void Recorder::stopTakingEvents() {
+    std::fprintf(stderr, "compilescope-recorder: stopped by a signal: no more events are recorded; the trace is "
+                         "finished when the job ends, with its exit status (a second signal finishes it now)\n");
+    for (auto& c : m_conns) {
+        drainAndClose(*c);
+        if (c->deferred) m_deferred.push_back(std::move(c));
+    }
+    m_conns.clear();
+    ::close(m_listen);
+    ::unlink(m_opt.socketPath.c_str());
+    m_listen = -1;
+    commitIfDue(true);
+}
+
 int Recorder::run() {
     auto idleSince = Clock::now();
     Clock::time_point finishStart{};
-    bool finishStarted = false;
+    bool finishStarted = false, stopped = false;
     for (;;) {
-        if (g_stop) m_finishing = true;
+        if (g_stop) {
+            g_stop = 0;
+            if (m_opt.controlFd >= 0 && !stopped && !m_finishing) stopTakingEvents();
+            else m_finishing = true;
+            stopped = true;
+        }
         if (m_finishing && !finishStarted) {
             finishStarted = true;
             finishStart = Clock::now();
@@ -309,13 +343,7 @@ int Recorder::run() {
     }
     // Connections still open are processes that outlived the recording: their sessions stay
     // unfinished, and what they sent so far is kept.
-    for (auto& c : m_conns) {
-        for (;;) {
-            pollfd p{c->fd, POLLIN, 0};
-            if (::poll(&p, 1, 0) <= 0 || !readFrom(*c)) break;
-        }
-        close(*c);
-    }
+    for (auto& c : m_conns) drainAndClose(*c);
     m_conns.clear();
     settleDeferred();
     finalize();

@@ -66,6 +66,8 @@ private:
     void settle(Connection& c, bool running);
     void storeArenaCounters(Connection& c, bool running);
     void settleDeferred();
+    void drainAndClose(Connection& c);
+    void stopTakingEvents();
     void readControl();
     void commitIfDue(bool force);
     void writeFailed(const std::exception& e);

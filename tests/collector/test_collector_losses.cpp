@@ -14,6 +14,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <sys/wait.h>
@@ -101,6 +102,56 @@ TEST(RecordingLosses, ARecorderStoppedTenSecondsDuringABurstLosesNothingUncounte
     JobRun info = run(dir, kCli + " info " + trace);
     EXPECT_EQ(info.out.find("nothing dropped"), std::string::npos) << info.out;
     EXPECT_NE(info.out.find("recorded events never reached the trace"), std::string::npos) << info.out;
+}
+
+// The last sequence number `collector_job steady` recorded (-1 before the first; the file is mmap'd).
+std::int64_t lastRecorded(const std::string& progressFile) {
+    const std::string text = cs::test::readFile(progressFile);
+    std::int64_t last = -1;
+    if (text.size() >= sizeof last) std::memcpy(&last, text.data(), sizeof last);
+    return last;
+}
+
+// Waits until `done` holds (polled, no time limit but the test's own).
+template <class Pred>
+bool waitFor(Pred done) {
+    for (int i = 0; i < 3000; ++i) {
+        if (done()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+TEST(RecordingLosses, SigtermToTheRecorderKeepsTheJobsExitStatusAndCountsWhatFollows) {
+    // Issue 40: SIGTERM to the recorder finished the trace at once, without the job's exit status.
+    TempDir dir;
+    const std::string runtime = dir.file("xdg"), trace = dir.file("t.cstrace"), pidFile = dir.file("pid"),
+                      progress = dir.file("progress");
+    std::filesystem::create_directories(runtime);
+    JobRun r{};
+    std::thread job([&] {
+        r = run(dir, "XDG_RUNTIME_DIR=" + runtime + " " + kCli + " record -o " + trace + " -- sh -c 'echo $$ > " +
+                         pidFile + "; exec " + kJob + " steady " + progress + " 10 0'");
+    });
+    const long recorder = recorderPid(runtime);
+    ASSERT_GT(recorder, 0);
+    ASSERT_TRUE(waitFor([&] { return lastRecorded(progress) >= 1000; }));
+    ::kill(static_cast<pid_t>(recorder), SIGTERM);
+    const std::int64_t atStop = lastRecorded(progress);
+    // The job records on after the recorder stopped taking events, then is killed.
+    ASSERT_TRUE(waitFor([&] { return lastRecorded(progress) >= atStop + 2000; }));
+    ::kill(static_cast<pid_t>(std::stol(cs::test::readFile(pidFile))), SIGKILL);
+    job.join();
+    EXPECT_EQ(r.status, 128 + SIGKILL) << r.err;
+    EXPECT_NE(r.err.find("stopped by a signal"), std::string::npos) << r.err;
+    EXPECT_EQ(one(trace, "SELECT exit_status FROM sessions"), -SIGKILL) << "the job's end is stored";
+    // Every counter the job recorded is in the trace or counted (at most one more: the call the
+    // kill interrupted may have published its event before the progress file said so).
+    const std::int64_t last = lastRecorded(progress), kept = one(trace, "SELECT count(*) FROM counters"),
+                       lost = counted(trace);
+    EXPECT_GT(lost, 0) << "what the job recorded after the stop is counted";
+    EXPECT_GE(kept + lost, last + 1) << "kept " << kept << ", counted " << lost;
+    EXPECT_LE(kept + lost, last + 2) << "kept " << kept << ", counted " << lost;
 }
 
 }  // namespace
