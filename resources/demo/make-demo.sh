@@ -21,31 +21,38 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 inputs=()
 
+# Every workload runs in $work on copies named without a directory, so the trace names no path of the
+# machine that made it (command lines, source files and imported file names read "numba_job.py", not
+# /home/someone/checkout/resources/demo/numba_job.py).
+cp "$here/numba_job.py" "$here/saxpy.cu" "$here/nitro-per-step-growth.scn" "$here/warp-verbose.log" "$here/julia-enzyme.txt" "$work/"
+cd "$work"
 if [ -x "$build/tests/nvrtc_demo" ]; then
-  "$cs" record --cuda -o "$work/nvrtc.cstrace" -- "$build/tests/nvrtc_demo" >/dev/null
-  inputs+=("$work/nvrtc.cstrace")
+  cp "$build/tests/nvrtc_demo" .
+  "$cs" record --cuda -o nvrtc.cstrace -- ./nvrtc_demo >/dev/null
+  inputs+=(nvrtc.cstrace)
 fi
-# Numba from the venv of packaging/install-deps.sh (its pinned version), not whatever python3 PATH finds.
-python="${COMPILESCOPE_VENV:-$HOME/.cache/compilescope/venv}/bin/python"
-if "$python" -c 'import numba' 2>/dev/null; then
+# Numba from the venv of packaging/install-deps.sh (its pinned version), not whatever python3 PATH finds;
+# called "python" through PATH so that the command line recorded is the one a user types.
+venv="${COMPILESCOPE_VENV:-$HOME/.cache/compilescope/venv}"
+if "$venv/bin/python" -c 'import numba' 2>/dev/null; then
   for run in cold warm; do
-    PYTHONPATH="$root/collectors/python" NUMBA_CACHE_DIR="$work/numba-cache" \
-      "$cs" record -o "$work/numba-$run.cstrace" -- "$python" "$here/numba_job.py"
-    inputs+=("$work/numba-$run.cstrace")
+    PATH="$venv/bin:$PATH" PYTHONPATH="$root/collectors/python" NUMBA_CACHE_DIR=numba-cache \
+      "$cs" record -o "numba-$run.cstrace" -- python numba_job.py
+    inputs+=("numba-$run.cstrace")
   done
 fi
 if command -v clang++ >/dev/null; then
-  clang++ -std=c++20 -I"$root" -I"$root/collectors/native/include" -ftime-trace -c \
-    "$root/core/trace/writer.cpp" -o "$work/writer.o"
-  inputs+=("$work/writer.json")
+  # From the source root with relative paths: the time trace names core/trace/writer.cpp and ./core/... headers.
+  (cd "$root" && clang++ -std=c++20 -I. -Icollectors/native/include -ftime-trace -c core/trace/writer.cpp -o "$work/writer.o")
+  inputs+=(writer.json)
 fi
 if [ -x "$nvcc" ]; then
-  "$nvcc" -c -arch=sm_90 --time "$work/nvcc-time.csv" -o "$work/saxpy.o" "$here/saxpy.cu"
-  inputs+=("$work/nvcc-time.csv")
+  "$nvcc" -c -arch=sm_90 --time nvcc-time.csv -o saxpy.o saxpy.cu
+  inputs+=(nvcc-time.csv)
 fi
-mkdir -p "$work/nitro"
-"$build/tests/scenario_to_trace" "$here/nitro-per-step-growth.scn" "$work/nitro" >/dev/null
-inputs+=("$work/nitro/t.cstrace" "$here/warp-verbose.log" "$here/julia-enzyme.txt")
+mkdir -p nitro
+"$build/tests/scenario_to_trace" nitro-per-step-growth.scn nitro >/dev/null
+inputs+=(nitro/t.cstrace warp-verbose.log julia-enzyme.txt)
 
 "$cs" import "${inputs[@]}" -o "$here/demo.cstrace" --force
 "$cs" info "$here/demo.cstrace"

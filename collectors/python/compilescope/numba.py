@@ -38,6 +38,7 @@ swallowed and counted by the C library as a drop at most.
     import compilescope.numba
     compilescope.numba.install()   # or: compilescope record --numba -- python script.py
 """
+import os
 import sys
 import threading
 import time
@@ -67,7 +68,21 @@ def _arg_types(sig):
 
 def _source(dispatcher):
     code = getattr(getattr(dispatcher, "py_func", None), "__code__", None)
-    return "%s:%d" % (code.co_filename, code.co_firstlineno) if code is not None else None
+    if code is None:
+        return None
+    # Shown to people and shared with traces: a file under the working directory is named from it
+    # (where the program was recorded, and where `compilescope fix` runs), a library file from its
+    # package, so a trace names no directory of the machine that made it.
+    path = code.co_filename
+    cwd = os.getcwd() + os.sep
+    if path.startswith(cwd):
+        path = path[len(cwd):]
+    else:
+        marker = os.sep + "site-packages" + os.sep
+        at = path.rfind(marker)
+        if at >= 0:
+            path = path[at + len(marker):]
+    return "%s:%d" % (path, code.co_firstlineno)
 
 
 def _key(dispatcher, sig, with_dispatcher=True, trigger=None):
