@@ -3,6 +3,7 @@
 #include "arena_counters.h"
 #include "arena_drain.h"
 #include "exit_codes.h"
+#include "write_failure.h"
 
 #include "core/trace/trace_error.h"
 
@@ -11,6 +12,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdexcept>
@@ -83,10 +85,20 @@ std::int64_t Recorder::parentSession(void* self, std::int64_t ppid) {
     return it == map.end() ? 0 : it->second;
 }
 
+// The trace stopped accepting writes (full disk, file size limit): from here on the recorder only
+// counts (write_failure.h). The sockets are shut for reading, so the job's collectors count what
+// they send later themselves (cs_dropped_count()), and no new process connects.
 void Recorder::writeFailed(const std::exception& e) {
-    if (!m_failed)
-        std::fprintf(stderr, "compilescope-recorder: %s; further events are discarded\n", e.what());
+    if (m_failed) return;
     m_failed = true;
+    m_failure.reason = e.what();  // said once, with what it cost, when the recording ends
+    for (auto& c : m_conns)
+        if (c && c->fd >= 0) ::shutdown(c->fd, SHUT_RD);
+    if (m_listen >= 0) {
+        ::close(m_listen);
+        ::unlink(m_opt.socketPath.c_str());
+        m_listen = -1;
+    }
 }
 
 void Recorder::accept() {
@@ -131,10 +143,15 @@ bool Recorder::readFrom(Connection& c) {
         return false;
     }
     if (m_failed) {
-        m_discardedBytes += n;
+        c.used += static_cast<std::size_t>(n);
+        const std::size_t whole = countMessages(c.buf.data(), c.used, m_failure.received);
+        std::memmove(c.buf.data(), c.buf.data() + whole, c.used - whole);
+        c.used -= whole;
         return true;
     }
     c.used += static_cast<std::size_t>(n);
+    const auto& byType = c.session->eventsByType();
+    const std::int64_t handled = std::accumulate(byType.begin(), byType.end(), std::int64_t{0});
     try {
         const std::int64_t before = c.session->events();
         std::ptrdiff_t used = c.session->feed(c.buf.data(), c.used);
@@ -145,6 +162,12 @@ bool Recorder::readFrom(Connection& c) {
         c.used -= static_cast<std::size_t>(used);
     } catch (const std::exception& e) {
         writeFailed(e);
+        // The messages the session handled before the failure are counted already; the rest of the
+        // buffer is counted with what follows.
+        const std::int64_t now = std::accumulate(byType.begin(), byType.end(), std::int64_t{0});
+        const std::size_t done = skipEvents(c.buf.data(), c.used, now - handled);
+        std::memmove(c.buf.data(), c.buf.data() + done, c.used - done);
+        c.used -= done;
     }
     return true;
 }
@@ -188,18 +211,37 @@ void Recorder::settle(Connection& c, bool running) {
     c.session->finish();
 }
 
-void Recorder::close(Connection& c) {
-    if (!m_failed && c.session) {
+// Settles a closed connection in the trace, or, once the trace failed, counts for the note what its
+// process counted or still buffers.
+void Recorder::settleOrCount(Connection& c, bool running) {
+    if (!m_failed) {
         try {
-            // A process that lost its connection while it runs goes on counting what it drops in its
-            // arena: read it when the recording finishes, not now (its flusher may be counting the
-            // very events a drain would read).
-            c.deferred = !m_finishing && c.arenaFd >= 0 && c.session->sessionId() && !c.session->ended() &&
-                         processRunning(c.session->pid());
-            if (!c.deferred) settle(c, !c.session->ended() && (!c.eof || processRunning(c.session->pid())));
+            settle(c, running);
+            return;
         } catch (const std::exception& e) {
             writeFailed(e);
         }
+    }
+    ArenaCounters a;
+    if (c.arenaFd < 0 || !readArenaCounters(c.arenaFd, *c.session, a).empty()) {
+        if (c.session->sessionId() && !c.session->ended()) ++m_failure.withoutArena;
+        return;
+    }
+    for (int why = 0; why < CS_DROP_REASONS; ++why)
+        if (a.dropped[why] > c.session->dropsReceived(why))
+            m_failure.droppedByCollectors += static_cast<std::int64_t>(a.dropped[why] - c.session->dropsReceived(why));
+    if (!c.session->ended()) m_failure.droppedByCollectors += static_cast<std::int64_t>(a.buffered + a.privateLost);
+}
+
+void Recorder::close(Connection& c) {
+    if (c.session) {
+        for (std::size_t i = 0; i < m_failure.received.size(); ++i) m_failure.received[i] += c.session->eventsByType()[i];
+        // A process that lost its connection while it runs goes on counting what it drops in its
+        // arena: read it when the recording finishes, not now (its flusher may be counting the very
+        // events a drain would read).
+        c.deferred = !m_finishing && c.arenaFd >= 0 && c.session->sessionId() && !c.session->ended() &&
+                     processRunning(c.session->pid());
+        if (!c.deferred) settleOrCount(c, !c.session->ended() && (!c.eof || processRunning(c.session->pid())));
     }
     if (c.arenaFd >= 0 && !c.deferred) ::close(c.arenaFd);
     if (!c.deferred) c.arenaFd = -1;
@@ -209,13 +251,7 @@ void Recorder::close(Connection& c) {
 
 void Recorder::settleDeferred() {
     for (auto& c : m_deferred) {
-        if (!m_failed) {
-            try {
-                settle(*c, processRunning(c->session->pid()));
-            } catch (const std::exception& e) {
-                writeFailed(e);
-            }
-        }
+        settleOrCount(*c, processRunning(c->session->pid()));
         ::close(c->arenaFd);
     }
     m_deferred.clear();
@@ -257,12 +293,15 @@ void Recorder::commitIfDue(bool force) {
 }
 
 void Recorder::finalize() {
+    if (m_failed && m_writer) {
+        const std::string line = reportWriteFailure(m_opt.output, m_failure);
+        std::fprintf(stderr, "compilescope-recorder: %s\n", line.c_str());
+    }
     if (m_failed || !m_writer) return;
     try {
         // How the launcher's job ended (exit status, or minus the signal), whether or not it said goodbye.
         for (auto& [pid, status] : m_exitStatus)
             if (auto it = m_pidSessions.find(pid); it != m_pidSessions.end()) m_writer->setExitStatus(it->second, status);
-        if (m_discardedBytes) m_writer->addStat({}, "discarded_bytes", "recorder", m_discardedBytes);
         m_writer->finalize();
     } catch (const std::exception& e) {
         writeFailed(e);

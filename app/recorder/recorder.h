@@ -11,6 +11,7 @@
 #pragma once
 
 #include "wire_session.h"
+#include "write_failure.h"
 
 #include "core/trace/writer.h"
 
@@ -66,6 +67,7 @@ private:
     void settle(Connection& c, bool running);
     void storeArenaCounters(Connection& c, bool running);
     void settleDeferred();
+    void settleOrCount(Connection& c, bool running);
     void drainAndClose(Connection& c);
     void stopTakingEvents();
     void readControl();
@@ -82,7 +84,8 @@ private:
     std::map<std::int64_t, std::int64_t> m_exitStatus;   // pid -> exit status (-signal) from the launcher
     std::chrono::steady_clock::time_point m_lastCommit;
     bool m_failed = false, m_finishing = false, m_hadConnection = false;
-    std::int64_t m_events = 0, m_discardedBytes = 0;
+    std::int64_t m_events = 0;
+    WriteFailure m_failure;  // what a write failure cost (write_failure.h)
 };
 
 }  // namespace cs::recorder

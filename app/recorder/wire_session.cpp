@@ -197,6 +197,7 @@ bool WireSession::handle(std::uint16_t type, std::uint16_t flags, const unsigned
     }
     default:
         if (type >= CS_WIRE_FIRST_EVENT && type < CS_WIRE_TYPE_END) {
+            ++m_byType[type - CS_WIRE_FIRST_EVENT];
             event(type, flags, p, size);
             return true;
         }

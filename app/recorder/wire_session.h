@@ -13,6 +13,7 @@
 
 #include <compilescope/wire_protocol.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,6 +48,8 @@ public:
     // Drops of `reason` (cs_drop_reason) the process reported in DROPPED messages, plus those noted
     // as stored from its arena's counters (arena_counters.h).
     std::uint64_t dropsReceived(int reason) const { return m_drops[reason]; }
+    // Events received per wire type (index type - CS_WIRE_FIRST_EVENT), stored or not.
+    const std::array<std::int64_t, 16>& eventsByType() const { return m_byType; }
     void noteDropsReceived(int reason, std::uint64_t n) { m_drops[reason] += n; }
     // While recovering from a dead process's arena, definitions already received are skipped.
     void setRecovering(bool on) { m_recovering = on; }
@@ -92,6 +95,7 @@ private:
     std::unordered_map<std::uint32_t, std::uint64_t> m_ringEnds;  // arena slot -> received end
     bool m_recovering = false;
     std::uint64_t m_drops[CS_DROP_REASONS] = {};
+    std::array<std::int64_t, 16> m_byType{};
     std::unordered_map<std::uint64_t, std::int64_t> m_lookups;
     trace::StringId m_unknown = 0;
 };

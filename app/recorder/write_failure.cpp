@@ -1,0 +1,122 @@
+#include "write_failure.h"
+
+#include "core/util/units.h"
+
+#include <compilescope/wire_protocol.h>
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+namespace cs::recorder {
+
+namespace {
+// The table that gets one row per event of a type ("" when the event adds no row of its own).
+const char* tableOf(int type) {
+    switch (type) {
+    case CS_WIRE_SPAN_END:
+    case CS_WIRE_SPAN_COMPLETE: return "spans";
+    case CS_WIRE_SPAN_ARG: return "span_args";
+    case CS_WIRE_STEP: return "steps";
+    case CS_WIRE_CACHE_LOOKUP: return "cache_lookups";
+    case CS_WIRE_CLOSURE: return "closures";
+    case CS_WIRE_COUNTER: return "counters";
+    case CS_WIRE_METHOD: return "methods";
+    case CS_WIRE_INVALIDATION: return "invalidation_items";
+    case CS_WIRE_MODULE_LOAD: return "module_loads";
+    case CS_WIRE_CUDA_PROGRAM: return "cuda_programs";
+    case CS_WIRE_CUDA_JIT: return "cuda_jit";
+    case CS_WIRE_CUDA_MODULE: return "cuda_modules";
+    case CS_WIRE_KERNEL_LAUNCH: return "kernel_launches";
+    case CS_WIRE_PHASE_TIMING: return "phase_timings";
+    default: return "";
+    }
+}
+
+// Rows per table of the trace as it is now on disk (-1 where it cannot be read).
+std::int64_t rowsOf(sqlite3* db, const std::string& table) {
+    sqlite3_stmt* st = nullptr;
+    std::int64_t n = -1;
+    if (db && sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+
+// Events not stored, per table: received minus the rows the trace kept (never negative).
+std::map<std::string, std::int64_t> notStored(const std::string& tracePath, const EventCounts& received) {
+    std::map<std::string, std::int64_t> expected, lost;
+    for (std::size_t i = 0; i < received.size(); ++i)
+        if (const char* t = tableOf(static_cast<int>(i) + CS_WIRE_FIRST_EVENT); *t && received[i]) expected[t] += received[i];
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(tracePath.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        db = nullptr;
+    }
+    for (const auto& [table, n] : expected) {
+        const std::int64_t kept = rowsOf(db, table);
+        const std::int64_t missing = kept < 0 ? n : n - kept;
+        if (missing > 0) lost[table] = missing;
+    }
+    sqlite3_close(db);
+    return lost;
+}
+}  // namespace
+
+std::size_t countMessages(const unsigned char* data, std::size_t n, EventCounts& counts) {
+    std::size_t p = 0;
+    while (n - p >= sizeof(cs_wire_header)) {
+        cs_wire_header h;
+        std::memcpy(&h, data + p, sizeof h);
+        if (h.size < sizeof h || h.size % 8 || h.size > CS_WIRE_MAX_MESSAGE) return n;
+        if (n - p < h.size) break;
+        if (h.type >= CS_WIRE_FIRST_EVENT && h.type < CS_WIRE_TYPE_END) ++counts[h.type - CS_WIRE_FIRST_EVENT];
+        p += h.size;
+    }
+    return p;
+}
+
+std::size_t skipEvents(const unsigned char* data, std::size_t n, std::int64_t events) {
+    std::size_t p = 0;
+    while (events > 0 && n - p >= sizeof(cs_wire_header)) {
+        cs_wire_header h;
+        std::memcpy(&h, data + p, sizeof h);
+        if (h.size < sizeof h || h.size % 8 || n - p < h.size) break;
+        if (h.type >= CS_WIRE_FIRST_EVENT) --events;
+        p += h.size;
+    }
+    return p;
+}
+
+std::string reportWriteFailure(const std::string& tracePath, const WriteFailure& f) {
+    const auto lost = notStored(tracePath, f.received);
+    std::string note = "write_failed=" + f.reason + "\n", byTable;
+    std::int64_t total = 0;
+    for (const auto& [table, n] : lost) {
+        note += "not_stored." + table + "=" + std::to_string(n) + "\n";
+        byTable += (byTable.empty() ? "" : ", ") + table + " " + util::formatCount(n);
+        total += n;
+    }
+    note += "dropped_by_collectors=" + std::to_string(f.droppedByCollectors) + "\n";
+    if (f.withoutArena) note += "processes_without_arena=" + std::to_string(f.withoutArena) + "\n";
+    if (f.discardedBytes) note += "discarded_bytes=" + std::to_string(f.discardedBytes) + "\n";
+    const std::string notePath = tracePath + ".note";
+    FILE* out = std::fopen(notePath.c_str(), "w");
+    bool saved = out && std::fwrite(note.data(), 1, note.size(), out) == note.size();
+    if (out && std::fclose(out) != 0) saved = false;
+    if (!saved) std::remove(notePath.c_str());
+    std::string line = tracePath + " holds what was committed before the write failed (" + f.reason + "); " +
+                       util::formatCount(total) + " events received were not stored" + (byTable.empty() ? "" : " (" + byTable + ")") +
+                       " and the job's collectors counted " + util::formatCount(f.droppedByCollectors) + " more as dropped";
+    if (f.withoutArena)
+        line += " (" + util::formatCount(f.withoutArena) + " process(es) without a shared arena, e.g. under a small `ulimit -f`, "
+                "count theirs only in cs_dropped_count())";
+    line += saved ? "; this is also in " + notePath : "; " + notePath + " could not be written either";
+    return line;
+}
+
+}  // namespace cs::recorder
