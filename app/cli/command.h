@@ -46,6 +46,7 @@ Command diffCommand();
 Command fixCommand();
 Command watchCommand();
 Command buildReportCommand();
+Command sealCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);

@@ -22,6 +22,7 @@ const std::vector<Command>& commands() {
         fixCommand(),
         watchCommand(),
         buildReportCommand(),
+        sealCommand(),
     };
     return all;
 }

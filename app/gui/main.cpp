@@ -1,5 +1,7 @@
-// compilescope-gui [--baseline TRACE] [TRACE...]: the desktop viewer.
+// compilescope-gui [--baseline TRACE] [--trust-unsealed] [TRACE...]: the desktop viewer.
 #include "main_window.h"
+
+#include "core/trace/unsealed_policy.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,7 +32,12 @@ int main(int argc, char** argv) {
                              QStringLiteral("The traces are the ranks of one job: compare them (Ranks view) even when "
                                             "their command lines differ."));
     parser.addOption(ranks);
+    QCommandLineOption trustUnsealed(QStringLiteral("trust-unsealed"),
+                                     QStringLiteral("Open traces without valid page checksums (edited, or from a recording that "
+                                                    "never finished) instead of refusing them; see compilescope seal."));
+    parser.addOption(trustUnsealed);
     parser.process(app);
+    cs::trace::setTrustUnsealed(parser.isSet(trustUnsealed));
 
     cs::gui::MainWindow window;
     if (parser.isSet(size)) {

@@ -76,6 +76,7 @@ struct Geometry {
     std::int64_t pages = 0;
     std::uint32_t changeCounter = 0;
     bool reserved = false;  // the pages reserve exactly kReservedBytes
+    int reservedBytes = 0;  // header byte 20
 };
 
 Geometry geometry(int fd) {
@@ -90,6 +91,7 @@ Geometry geometry(int fd) {
     g.pages = static_cast<std::int64_t>(static_cast<size_t>(st.st_size) / pageSize);
     g.changeCounter = be32(h + 24);
     g.reserved = h[20] == kReservedBytes;
+    g.reservedBytes = h[20];
     return g;
 }
 }  // namespace
@@ -131,6 +133,12 @@ PageCheck checkPages(const std::string& path) {
     if (f.fd < 0) throw std::runtime_error(sysError("cannot open"));
     Geometry g = geometry(f.fd);
     out.pages = g.pages;
+    out.reserved = g.reservedBytes;
+    if (g.pageSize > 0) {
+        // Page 1's last bytes, whatever the header claims: a seal under a changed byte 20 stays visible.
+        unsigned char mark[4];
+        out.sealMark = readAll(f.fd, mark, 4, static_cast<off_t>(g.pageSize) - 4) && std::memcmp(mark, kMagic, 4) == 0;
+    }
     if (!g.reserved) return out;
     const size_t body = g.pageSize - kReservedBytes;
     // Read in chunks of whole pages: one sequential pass. 256 KiB, not zeroed: every byte is read into

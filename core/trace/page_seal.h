@@ -34,6 +34,11 @@ struct PageCheck {
     State state = State::Unsealed;
     std::int64_t page = 0;   // Damaged: the first failing page, from 1
     std::int64_t pages = 0;  // pages in the file
+    // Unsealed: why. `reserved` is the header's byte 20 (the bytes each page reserves; 16 in a trace
+    // this writer made, 0 in one from before page checksums existed); `sealMark` says page 1 still
+    // ends with the seal's magic, so the file was sealed and its header changed since (issue 40).
+    int reserved = 0;
+    bool sealMark = false;
 };
 
 // Writes the checksum of every page of the closed database at `path`. Returns false (and leaves the

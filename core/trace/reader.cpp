@@ -4,6 +4,7 @@
 #include "core/trace/schema.h"
 #include "core/trace/sqlite_util.h"
 #include "core/trace/trace_error.h"
+#include "core/trace/unsealed_policy.h"
 
 #include <sqlite3.h>
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 namespace cs::trace {
@@ -182,7 +184,9 @@ int userQueryAuthorizer(void*, int action, const char* a, const char*, const cha
     }
 }
 
-std::string checkPageSeal(const std::string& path) {
+// Damaged: throws. Ok: the note. Otherwise "" with `*unchecked` set, for admitUnchecked() once the
+// schema was read: an unfinished recording copied without its -wal gets that message, not a seal hint.
+std::string checkPageSeal(const std::string& path, PageCheck* unchecked) {
     PageCheck c;
     try {
         c = checkPages(path);
@@ -194,10 +198,12 @@ std::string checkPageSeal(const std::string& path) {
                          "damaged: page " + std::to_string(c.page) + " of " + std::to_string(c.pages) +
                              " does not match the checksum written with the trace (a flipped byte, a bad copy or "
                              "disk); its figures cannot be trusted. Record or import it again");
-    return c.state == PageCheck::State::Ok      ? "ok (" + std::to_string(c.pages) + " pages)"
-           : c.state == PageCheck::State::Stale ? "not checked: modified by another SQLite program after it was written"
-                                                : "not checked: the trace has no page checksums (written before they "
-                                                  "existed, or still being recorded)";
+    if (c.state == PageCheck::State::Ok) return "ok (" + std::to_string(c.pages) + " pages)";
+    // Unsealed or modified: refused naming the file unless recorded right now, written before page
+    // checksums existed, or trusted by the user (unsealed_policy.h).
+    if (!unchecked) return admitUnchecked(path, c);
+    *unchecked = c;
+    return "";
 }
 }  // namespace
 
@@ -213,7 +219,7 @@ std::unique_ptr<TraceReader> TraceReader::another() const {
 
 void TraceReader::checkPagesNow() {
     if (!m_pagesDeferred) return;
-    m_pageCheck = checkPageSeal(m_path);
+    m_pageCheck = checkPageSeal(m_path, nullptr);
     m_pagesDeferred = false;
 }
 
@@ -224,7 +230,10 @@ std::unique_ptr<TraceReader> TraceReader::openChecked(const std::string& path, c
     // to a file this process has just checked skips the pass over every page (0.14 s at 10M events).
     // Deferred, it runs before the trace is read whole (checkPagesNow); until then only the pages a
     // first look needs are read, under SQLite's defensive mode, which refuses a malformed page.
-    std::string pageCheck = pagesChecked ? *pagesChecked : deferPageCheck ? "not checked yet" : checkPageSeal(path);
+    std::optional<PageCheck> unchecked;
+    PageCheck pending;
+    std::string pageCheck = pagesChecked ? *pagesChecked : deferPageCheck ? "not checked yet" : checkPageSeal(path, &pending);
+    if (pageCheck.empty()) unchecked = pending;
     sqlite3* db = nullptr;
     std::string uri = "file:" + path + "?mode=ro";
     // Escape characters that URI parsing would interpret.
@@ -253,6 +262,7 @@ std::unique_ptr<TraceReader> TraceReader::openChecked(const std::string& path, c
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, &ignored);
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
     checkSchema(path, db);
+    if (unchecked) pageCheck = admitUnchecked(path, *unchecked);  // before any row is read
     reader->m_pageCheck = std::move(pageCheck);
     reader->m_pagesDeferred = deferPageCheck && !pagesChecked;
     return reader;

@@ -69,6 +69,7 @@ void writeMessyTrace(const std::string& path, std::uint32_t seed) {
     w.addModuleLoad({.sessionId = sessions[2], .startNs = 400, .durNs = 800, .name = names[2], .result = CS_MODULE_CACHED});
     w.addCacheLookup({.sessionId = sessions[1], .tsNs = 7000, .cache = names[0], .program = names[1],
                       .verdict = CS_VERDICT_MISS, .compileNs = 4000});
+    w.finalize();  // sealed: an unsealed trace is refused (issue 40)
 }
 
 struct Iv {

@@ -129,9 +129,11 @@ TEST(PageSeal, AnEditBySqliteIsNotDamage) {
     std::string path = copyDemo(dir);
     edit(path, "UPDATE meta SET value = 'edited' WHERE key = 'creator'");
     EXPECT_EQ(cs::trace::checkPages(path).state, cs::trace::PageCheck::State::Stale);
-    auto r = runCli({"info", path});
+    // Not damage, but not vouched for either (issue 40): read only when the user trusts it.
+    EXPECT_EQ(runCli({"info", path}).status, 2);
+    auto r = runCli({"info", path, "--trust-unsealed"});
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("modified by another SQLite program"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("modified after it was sealed"), std::string::npos) << r.out;
 }
 
 TEST(InfoCheck, RunsQuickCheckOnDemand) {
@@ -144,6 +146,8 @@ namespace {
 // `info` of the demo after `sql`, which must succeed and print every one of `expected`.
 void expectInfoAfterEdit(const std::string& path, const std::string& sql, const std::vector<std::string>& expected) {
     edit(path, sql);
+    // A hostile file can carry valid checksums (issue 40 refuses unsealed ones): the rows are under test.
+    ASSERT_TRUE(cs::trace::sealPages(path));
     auto r = runCli({"info", path});
     EXPECT_EQ(r.status, 0) << r.err;
     for (const auto& e : expected) EXPECT_NE(r.out.find(e), std::string::npos) << e << " in:\n" << r.out;
@@ -196,6 +200,7 @@ TEST(TraceProblems, NullInANotNullColumnNamesFileTableAndColumn) {
                "UPDATE sqlite_schema SET sql = replace(sql, 'str TEXT NOT NULL', 'str TEXT') WHERE name = 'strings';"
                "PRAGMA writable_schema = OFF;");
     edit(path, "INSERT INTO strings (id, str) VALUES (424242, NULL)");
+    ASSERT_TRUE(cs::trace::sealPages(path));
     for (const char* verb : {"info", "findings", "trees", "modules", "check"}) {
         auto r = runCli({verb, path});
         EXPECT_EQ(r.status, 2) << verb << ": " << r.out;
@@ -217,7 +222,7 @@ TEST(ErrorsNameTheFile, MalformedDatabaseWithoutChecksums) {
         for (int k = 0; k < 8; ++k) flipByte(path, p * 16384 + k, 0xff);
     }
     for (const char* verb : {"info", "findings", "trees", "modules", "explain", "check"}) {
-        auto r = runCli({verb, path});
+        auto r = runCli({verb, path, "--trust-unsealed"});  // past the seal check, to SQLite's
         if (r.status == 0 || r.status == 1) continue;  // nothing read the damaged pages
         EXPECT_EQ(r.status, 2) << verb;
         EXPECT_NE(r.err.find(path), std::string::npos) << verb << ": " << r.err;

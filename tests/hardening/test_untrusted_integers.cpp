@@ -3,6 +3,7 @@
 // outside, through the same path a user's file takes: a TEF import, or a stored trace whose *_ns
 // columns hold the int64 extremes, rendered by every verb.
 #include "cli_runner.h"
+#include "core/trace/page_seal.h"
 #include "core/trace/reader.h"
 #include "core/util/saturating.h"
 #include "test_util.h"
@@ -130,6 +131,8 @@ std::string extremeDemo(const cs::test::TempDir& dir, const std::string& startEx
     EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "") << sql;
     sqlite3_free(err);
     sqlite3_close(db);
+    // A hostile file can carry valid checksums: sealed, so the analyses (not the seal check) meet it.
+    EXPECT_TRUE(cs::trace::sealPages(path));
     return path;
 }
 }  // namespace
@@ -173,6 +176,7 @@ TEST(UntrustedStoredValues, ExitStatusInt64MinIsShownNotNegated) {
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(db);
+    ASSERT_TRUE(cs::trace::sealPages(path));  // hostile, yet sealed: the value itself is under test
     auto r = runCli({"info", path});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("exit status -9223372036854775808 (not a signal number)"), std::string::npos) << r.out;

@@ -5,6 +5,7 @@
 // are replaced only when all are written, and an unwritable folder is named.
 #include "cli_runner.h"
 #include "core/engine/export/jsonl_export.h"
+#include "core/trace/page_seal.h"
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
 #include "core/trace/writer.h"
@@ -54,6 +55,7 @@ void writeHostileTrace(const std::string& path) {
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(db, "INSERT INTO span_args VALUES (1, 1, x'00ff10')", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
+    ASSERT_TRUE(cs::trace::sealPages(path));  // hostile yet sealed: the export, not the seal, is under test
 }
 
 // The string column `column` of every row of `table` whose `where` column equals `id`.

@@ -2,6 +2,7 @@
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
 #include "core/trace/trace_error.h"
+#include "core/trace/unsealed_policy.h"
 #include "core/trace/writer.h"
 #include "test_util.h"
 
@@ -216,6 +217,9 @@ TEST(TraceRoundTrip, CommittedRowsSurviveWithoutFinalize) {
         w.commit();
         // Destroyed without finalize(): as if the recorder stopped between commits.
     }
+    // Unsealed and no longer recorded: refused unless trusted (issue 40), then every committed row reads.
+    EXPECT_THROW(TraceReader::open(path), TraceError);
+    cs::trace::TrustUnsealedScope trust;
     auto r = TraceReader::open(path);
     EXPECT_EQ(r->rowCount("steps"), 1);
     EXPECT_EQ(r->integrityCheck(), "ok");
