@@ -95,7 +95,7 @@ struct Recorder {
 
 // Starts the recorder and waits for its "ok". On failure returns pid -1 and sets `why`.
 Recorder startRecorder(const std::string& output, const std::string& socketPath, const std::string& command,
-                       std::string& why) {
+                       int waitChildrenSeconds, std::string& why) {
     Recorder r;
     const std::string exe = findRecorder();
     if (exe.empty()) {
@@ -108,7 +108,8 @@ Recorder startRecorder(const std::string& output, const std::string& socketPath,
         return r;
     }
     std::vector<std::string> args = {exe, "--output", output, "--socket", socketPath, "--force", "--ready-fd", "3",
-                                     "--control-fd", "0", "--command", command};
+                                     "--control-fd", "0", "--command", command, "--finish-grace-ms",
+                                     std::to_string(waitChildrenSeconds * 1000)};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -154,6 +155,13 @@ Recorder startRecorder(const std::string& output, const std::string& socketPath,
     return r;
 }
 
+// --wait-children SECONDS: 0 .. 86400, else -1.
+int parseWaitChildren(const std::string& text) {
+    if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos) return -1;
+    const int n = std::stoi(text);
+    return n <= 86400 ? n : -1;
+}
+
 int statusOf(int st) { return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1; }
 
 int listLive(CommandIo& io) {
@@ -173,6 +181,7 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     std::vector<std::string> cmd;
     engine::warp::PythonCollectors python;
     bool cuda = false;
+    int waitChildren = 2;  // seconds the recorder waits for processes that outlive the job
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--list") return listLive(io);
@@ -182,6 +191,9 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         }
         if ((a == "-o" || a == "--output") && i + 1 < args.size()) {
             output = args[++i];
+        } else if (a == "--wait-children" && i + 1 < args.size()) {
+            waitChildren = parseWaitChildren(args[++i]);
+            if (waitChildren < 0) return usageError(io, "record", "--wait-children takes whole seconds, 0 to 86400");
         } else if (a == "--warp") {
             python.warp = true;
         } else if (a == "--numba") {
@@ -210,7 +222,7 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     const std::string socketPath = dir + "/rec-" + std::to_string(::getpid()) + ".sock";
     Recorder rec;
     if (dir.empty()) why = "no private runtime directory for the recorder's socket";
-    else rec = startRecorder(output, socketPath, command, why);
+    else rec = startRecorder(output, socketPath, command, waitChildren, why);
 
     // --warp / --numba / --torch / --jax: the collector package and the sitecustomize that installs it
     // (once the program imports that package) go first on PYTHONPATH.
@@ -327,7 +339,8 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
 
 Command recordCommand() {
     return {"record", "run a command and record what its collectors report into a trace",
-            "Usage: compilescope record -o TRACE [--warp] [--numba] [--torch] [--jax] [--cuda] [--] CMD [ARGS...]\n"
+            "Usage: compilescope record -o TRACE [--warp] [--numba] [--torch] [--jax] [--cuda] [--wait-children SECONDS]\n"
+            "                          [--] CMD [ARGS...]\n"
             "       compilescope record --list\n\n"
             "Starts compilescope-recorder writing TRACE (an existing file is replaced), then runs CMD with\n"
             "COMPILESCOPE_SOCKET set so that every process of CMD that uses the collector (C API, Python\n"
@@ -347,6 +360,8 @@ Command recordCommand() {
             "--cuda also records CUDA: NVRTC / nvJitLink compiles through an LD_PRELOAD interposer and\n"
             "driver JIT, module loads and kernel launches through CUPTI (CUDA_INJECTION64_PATH); warns\n"
             "when no CUPTI handshake arrived (see docs/cuda.md).\n"
+            "--wait-children SECONDS: after CMD ended, how long to wait for its processes that still record\n"
+            "(default 2); what those still hold when the recording finishes is counted as dropped.\n"
             "When events were dropped, one line on stderr says how many, why, and what to set.\n"
             "Environment for the job: COMPILESCOPE_BUFFER_POLICY=wait|block|drop, COMPILESCOPE_BUFFER_KB,\n"
             "COMPILESCOPE_WAIT_MS, COMPILESCOPE_FLUSH_MS (see docs/collector.md).\n",

@@ -35,6 +35,7 @@ int usage() {
     std::fprintf(stderr,
                  "Usage: compilescope-recorder --output TRACE --socket PATH [--force] [--ready-fd N]\n"
                  "                             [--control-fd N] [--exit-when-idle] [--daemonize] [--command TEXT]\n"
+                 "                             [--finish-grace-ms MS]\n"
                  "Normally started by 'compilescope record' or by the collector library.\n");
     return 2;
 }
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
         else if (a == "--daemonize") daemonize = true;
         else if (a == "--force") opt.overwrite = true;
         else if (a == "--command") command = next();
+        else if (a == "--finish-grace-ms") opt.finishGraceMs = std::atoi(next().c_str());
         else return usage();
     }
     if (opt.output.empty() || opt.socketPath.empty()) return usage();

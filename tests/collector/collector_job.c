@@ -10,6 +10,11 @@
  *                                  (as worker pools do), then records M spans itself
  *   collector_job every            calls every event function of compilescope.h once
  *   collector_job exit CODE        records 5 spans and exits with CODE
+ *   collector_job threads-exit N M N threads record M spans each, then the process ends with _exit(0)
+ *   collector_job outlive FILE N STAY  forks a child that records N spans and writes its pid to FILE;
+ *                                  the job (this process) then returns. The child waits until the job
+ *                                  has ended; STAY 1: it then waits to be killed; STAY 0: it records N
+ *                                  more spans and exits
  *   collector_job recompiles FILE MS  a program compiled at step 1 and again at step 2 (its key's
  *                                  shape moved), writes the time of that flush to FILE.flushed,
  *                                  then waits MS milliseconds and creates FILE
@@ -183,6 +188,36 @@ static int recompiles(const char* doneFile, long waitMs) {
     return 0;
 }
 
+static int outlive(const char* pidFile, int n, int stay) {
+    const pid_t parent = getpid();
+    struct timespec ms = {0, 1000000};
+    pid_t child = fork();
+    if (child < 0) return 5;
+    if (child > 0) {
+        while (access(pidFile, F_OK) != 0) nanosleep(&ms, NULL);
+        return 0;
+    }
+    /* The first span connects this child; the nap lets its flusher make its first pass, so that with a
+     * long COMPILESCOPE_FLUSH_MS the other spans stay in the ring (the test retries when they did not). */
+    spans("early", 1);
+    struct timespec nap = {0, 20000000};
+    nanosleep(&nap, NULL);
+    spans("early", n - 1);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", pidFile);
+    FILE* f = fopen(tmp, "w");
+    if (f) {
+        fprintf(f, "%d\n", (int)getpid());
+        fclose(f);
+        rename(tmp, pidFile);
+    }
+    while (getppid() == parent) nanosleep(&ms, NULL);
+    if (stay)
+        for (;;) pause();
+    spans("late", n);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     cs_start("test-job", NULL);
@@ -195,6 +230,8 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[1], "every")) rc = every();
     else if (!strcmp(argv[1], "recompiles") && argc == 4) rc = recompiles(argv[2], atol(argv[3]));
     else if (!strcmp(argv[1], "exit") && argc == 3) { spans("x", 5); rc = atoi(argv[2]); }
+    else if (!strcmp(argv[1], "threads-exit") && argc == 4) { threads(atoi(argv[2]), atol(argv[3])); _exit(0); }
+    else if (!strcmp(argv[1], "outlive") && argc == 5) rc = outlive(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc >= 2 && getenv("COLLECTOR_JOB_PRINT_DROPS"))
         fprintf(stdout, "dropped=%llu\n", (unsigned long long)cs_dropped_count());
     return rc;

@@ -101,7 +101,8 @@ void sendStaged(Global& g) {
         countUnsent(g, sent);
         g.linkUp.store(false, std::memory_order_relaxed);
         warnOnce(std::string("lost the connection to the recorder (") + std::strerror(err) +
-                 "); further events are dropped and counted");
+                 "); further events are dropped and counted (the trace holds the count if its recording "
+                 "outlasts this process)");
         ::close(g.fd);
         g.fd = -1;
     }
@@ -123,8 +124,8 @@ std::uint64_t countRecords(const RingBuffer& ring, std::uint64_t from, std::uint
 
 // A private ring's events that left it (into the socket or a drop counter), for the arena's header.
 void privateDone(const ThreadBuffer* b, std::uint64_t from, std::uint64_t to) {
-    if (b->shared && to > from)
-        __atomic_fetch_add(&b->shared->private_done, countRecords(b->ring, from, to), __ATOMIC_RELAXED);
+    if (b->arenaHeader && to > from)
+        __atomic_fetch_add(&b->arenaHeader->private_done, countRecords(b->ring, from, to), __ATOMIC_RELAXED);
 }
 
 void encodeString(std::vector<unsigned char>& out, std::uint32_t id, const std::string& s) {
@@ -422,7 +423,7 @@ ThreadBuffer* createThreadBuffer() {
             if (b) b->memory.reset(mem);
             else delete[] mem;
             if (b) {
-                b->shared = g.arena ? g.arena->header() : nullptr;
+                b->arenaHeader = g.arena ? g.arena->header() : nullptr;
                 b->cells->tid = tid;
                 std::memcpy(b->cells->name, name, sizeof name);
             }

@@ -48,11 +48,11 @@ struct ThreadBuffer {
     std::unique_ptr<unsigned char[]> memory;  // a private ring's bytes
     // A private ring in a process with an arena: its drops and published events are also counted in
     // the arena's header, which the recorder can read after the process died (wire_protocol.h).
-    cs_arena_header* shared = nullptr;
+    cs_arena_header* arenaHeader = nullptr;
 
     void drop(cs_drop_reason why) {
         __atomic_fetch_add(&cells->dropped[why], 1, __ATOMIC_RELAXED);
-        if (shared) __atomic_fetch_add(&shared->dropped_elsewhere[why], 1, __ATOMIC_RELAXED);
+        if (arenaHeader) __atomic_fetch_add(&arenaHeader->dropped_elsewhere[why], 1, __ATOMIC_RELAXED);
     }
     std::uint64_t dropped(int why) const { return __atomic_load_n(&cells->dropped[why], __ATOMIC_RELAXED); }
     std::uint64_t droppedTotal() const {
@@ -173,7 +173,7 @@ inline void emit(std::uint32_t size, Fill&& fill) {
             if (p) {
                 fill(p);
                 b->ring.commit(size);
-                if (b->shared) __atomic_fetch_add(&b->shared->private_published, 1, __ATOMIC_RELAXED);
+                if (b->arenaHeader) __atomic_fetch_add(&b->arenaHeader->private_published, 1, __ATOMIC_RELAXED);
             }
         }
     }
