@@ -5,6 +5,7 @@
 #include "table_printer.h"
 
 #include "core/engine/trace_analysis.h"
+#include "core/engine/trace_figures.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 #include "core/util/json_writer.h"
@@ -48,6 +49,9 @@ void printJson(std::ostream& out, const trace::TraceReader& reader, const engine
         j.beginObject().key("kind").value(p.kind).key("table").value(p.table).key("column").value(p.column)
             .key("count").value(p.count).key("first_rowid").value(p.firstRowId).endObject();
     j.endArray();
+    // Every headline figure under its stable key (engine/trace_figures.h), as the GUI and report show it.
+    j.key("figures");
+    engine::writeFiguresJson(j, engine::traceFigures(a));
     j.endObject();
     out << "\n";
 }
@@ -99,7 +103,12 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
         else if (ses.exitStatus && *ses.exitStatus < 0)
             state += ", exit status " + std::to_string(*ses.exitStatus) + " (not a signal number)";
         else if (ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
-        std::string start = ses.firstNs ? "+" + util::formatDuration(*ses.firstNs) : "-";
+        // "+" only before an offset that is one ("+-8.9e9 s" read as neither), and an offset to the
+        // display axis that saturated places nothing: said, not shown as "+-1 ns" (issue 40).
+        const bool placed = ses.offsetNs != INT64_MAX && ses.offsetNs != INT64_MIN;
+        std::string start = !ses.firstNs ? "-"
+                            : !placed    ? "unknown (offset saturated)"
+                                         : (*ses.firstNs >= 0 ? "+" : "") + util::formatDuration(*ses.firstNs);
         std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(util::satSub(*ses.lastNs, *ses.firstNs)) : "-";
         sessions.addRow({std::to_string(ses.id), ses.runtime, ses.pid ? std::to_string(*ses.pid) : "-",
                          ses.command.empty() ? "-" : ses.command, engine::timeBaseName(ses.base), start, duration, state});

@@ -104,4 +104,19 @@ ProblemModel* makeProblemModel(QObject* parent) {
                             parent);
 }
 
+FiguresModel* makeFiguresModel(QObject* parent) {
+    using F = engine::Figure;
+    return new FiguresModel(
+        {{QStringLiteral("Figure"), [](const F& f) { return QVariant(qs(f.label)); }},
+         {QStringLiteral("Value"), [](const F& f) { return QVariant(qs(engine::figureText(f))); },
+          [](const F& f) { return QVariant(qlonglong(f.value.value_or(-1))); }, Qt::AlignRight | Qt::AlignVCenter},
+         {QStringLiteral("Key"), [](const F& f) { return QVariant(qs(f.key)); }}},
+        parent);
+}
+
+std::shared_ptr<const std::vector<engine::Figure>> figureRows(const TraceDocument& doc) {
+    if (!doc.analyses || !doc.analyses->figures) return std::make_shared<const std::vector<engine::Figure>>();
+    return {doc.analyses->figures, &doc.analyses->figures->figures};  // shares the document's figures
+}
+
 }  // namespace cs::gui

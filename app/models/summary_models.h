@@ -4,6 +4,8 @@
 #include "table_model.h"
 #include "trace_document.h"
 
+#include "core/engine/trace_figures.h"
+
 namespace cs::gui {
 
 struct ShareRow {
@@ -28,5 +30,12 @@ SessionModel* makeSessionModel(QObject* parent);
 
 using ProblemModel = TableModel<std::string>;
 ProblemModel* makeProblemModel(QObject* parent);
+
+// Every keyed figure of the trace (engine/trace_figures.h), as `compilescope info --json` and the
+// report key them: label, the figure's own text (engine::figureText) and its key. Nothing here
+// computes a figure. Empty until the document is analysed.
+using FiguresModel = TableModel<engine::Figure>;
+FiguresModel* makeFiguresModel(QObject* parent);
+std::shared_ptr<const std::vector<engine::Figure>> figureRows(const TraceDocument& doc);
 
 }  // namespace cs::gui

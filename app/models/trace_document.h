@@ -12,6 +12,7 @@
 #include "core/engine/finding.h"
 #include "core/engine/timeline/timeline_data.h"
 #include "core/engine/trace_analysis.h"
+#include "core/engine/trace_figures.h"
 
 #include <QMetaType>
 #include <QString>
@@ -32,6 +33,8 @@ struct Analyses {
     std::shared_ptr<const engine::CacheAnalysis> cache;
     std::shared_ptr<const engine::warp::ModuleReport> modules;
     std::shared_ptr<const engine::InvalidationForest> invalidations;
+    // Every keyed figure (engine/trace_figures.h), computed once per analysis: what the Overview lists.
+    std::shared_ptr<const engine::TraceFigures> figures;
 };
 using AnalysesPtr = std::shared_ptr<const Analyses>;
 

@@ -3,6 +3,7 @@
 #include "load_gate.h"
 
 #include "core/engine/trace_analysis.h"
+#include "core/engine/trace_figures.h"
 #include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
@@ -150,6 +151,7 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
             analyses->cache = trace->cache;
             if (trace->moduleLoads() > 0) analyses->modules = trace->modules;
             analyses->invalidations = trace->invalidations;
+            analyses->figures = std::make_shared<const engine::TraceFigures>(engine::traceFigures(*trace));
             if (cancel->load()) throw engine::LoadCancelled();
             emit analysesReady(docId, analyses);
             emit findingsReady(docId, std::shared_ptr<const std::vector<engine::Finding>>(trace, &trace->findings));

@@ -69,7 +69,8 @@ OverviewView::OverviewView(QWidget* parent)
       m_runtimes(makeShareModel(QStringLiteral("Runtime"), this)),
       m_sessions(makeSessionModel(this)),
       m_findings(makeFindingsModel(this)),
-      m_problems(makeProblemModel(this)) {
+      m_problems(makeProblemModel(this)),
+      m_figures(makeFiguresModel(this)) {
     QFont big = m_headline->font();
     big.setPointSizeF(big.pointSizeF() * 1.5);
     big.setBold(true);
@@ -94,6 +95,9 @@ OverviewView::OverviewView(QWidget* parent)
     grid->addWidget(boxed(QStringLiteral("Top findings"), m_findingsTable), 1, 1);
     grid->addWidget(boxed(QStringLiteral("Sessions"), m_sessionTable), 2, 0);
     grid->addWidget(boxed(QStringLiteral("Trace problems"), problems), 2, 1);
+    auto* figures = new FilteredTable(m_figures, QStringLiteral("Filter figures"));
+    figures->setEmptyText(QStringLiteral("The figures follow once the trace is analysed."));
+    grid->addWidget(boxed(QStringLiteral("Every figure (the keys of compilescope info --json)"), figures), 3, 0, 1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_loss);
     layout->addWidget(m_headline);
@@ -118,6 +122,7 @@ void OverviewView::setDocument(const TraceDocument& doc) {
     m_runtimes->setRows(shareRows(s, s.byRuntime, &runtimeDisplayName));
     m_sessions->setRows(std::make_shared<const std::vector<engine::SessionSummary>>(s.sessions));
     m_problems->setRows(std::make_shared<const std::vector<std::string>>(s.problems));
+    m_figures->setRows(figureRows(doc));
     m_findings->setTree(buildFindingTree(doc.findings, 5));
     QStringList labels;
     QVector<double> values;

@@ -28,6 +28,7 @@ public:
     SessionModel* sessionModel() const { return m_sessions; }
     FindingsModel* topFindingsModel() const { return m_findings; }
     ProblemModel* problemModel() const { return m_problems; }
+    FiguresModel* figuresModel() const { return m_figures; }  // every keyed figure (trace_figures.h)
     BarChart* chart() const { return m_chart; }
 
 signals:
@@ -43,6 +44,7 @@ private:
     SessionModel* m_sessions;
     FindingsModel* m_findings;
     ProblemModel* m_problems;
+    FiguresModel* m_figures;
     FilteredTable* m_findingsTable;
     FilteredTable* m_categoryTable;
     FilteredTable* m_runtimeTable;

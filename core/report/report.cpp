@@ -27,6 +27,7 @@ TraceReport collectTrace(std::shared_ptr<const engine::TraceAnalysis> analysis, 
     const engine::TraceAnalysis& a = *analysis;
     r.path = a.path;
     r.label = label;
+    r.figures = engine::traceFigures(a);
     collectSummary(a, r);
     r.findings = a.findings;
     r.timeline = a.digest;
@@ -62,6 +63,8 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
         j.key("invalidation_items").value(t.invalidations.items);
         j.key("phase_timings").value(t.phases.timings);
         if (t.analysis) j.key("compiles").value(t.analysis->compileIndex.total);
+        j.key("figures");
+        engine::writeFiguresJson(j, t.figures);
         j.key("findings").beginArray();
         for (const auto& f : t.findings) {
             j.beginObject().key("kind").value(truncateUtf8(f.kind, 200));

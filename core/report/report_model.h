@@ -10,6 +10,7 @@
 
 #include "core/engine/finding.h"
 #include "core/engine/trace_analysis.h"
+#include "core/engine/trace_figures.h"
 
 #include <cstdint>
 #include <map>
@@ -107,6 +108,9 @@ struct TraceReport {
     // analysed without a timeline digest or compile index and appear in Ranks only.
     bool detailed = true;
     std::shared_ptr<const engine::TraceAnalysis> analysis;  // what every section renders
+    // Every keyed figure (engine/trace_figures.h): a tile or table cell that shows one carries its
+    // key as data-figure and takes its value from here.
+    engine::TraceFigures figures;
     Summary summary;
     std::vector<engine::Finding> findings;
     Timeline timeline;

@@ -72,7 +72,14 @@ namespace {
 struct Tile {
     std::string label, value, sub;
     bool zero = false;  // shows nothing happened: never leads
+    std::string figure{};  // the TraceFigures key whose value this tile shows ("": not a keyed figure)
 };
+
+// A tile of keyed figure `key` (engine/trace_figures.h): its value is the figure's own text.
+Tile keyed(const TraceReport& t, const std::string& key, std::string label, std::string sub, bool zero) {
+    const engine::Figure* f = t.figures.find(key);
+    return {std::move(label), f ? engine::figureText(*f) : "-", std::move(sub), zero, f ? key : std::string()};
+}
 
 std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(share * 100))) + " %"; }
 
@@ -87,56 +94,75 @@ std::vector<Tile> chooseTiles(const TraceReport& t) {
         const char* verdict = s.verdict.state == engine::VerdictState::Pass   ? "PASS"
                               : s.verdict.state == engine::VerdictState::Fail ? "FAIL"
                                                                               : "n/a";
-        Tile misses{"cache misses", std::to_string(s.misses), "of " + std::to_string(s.lookups) + " lookups", s.misses == 0};
-        Tile accept{"acceptance", verdict, "misses == entries, none after step 1"};
+        // One definition of a miss, the replay's, as check and the Cache misses section count it.
+        const engine::Figure* replayed = t.figures.find("cache.misses.replayed");
+        const bool none = !replayed || replayed->value.value_or(0) == 0;
+        Tile misses = keyed(t, "cache.misses.replayed", "cache misses (replayed)", "of " + std::to_string(s.lookups) + " lookups", none);
+        Tile accept{"acceptance", verdict, "misses == entries, none after step 1", false, ""};
         if (misses.zero) tiles.insert(tiles.end(), {accept, misses});
         else tiles.insert(tiles.end(), {misses, accept});
     }
     if (s.moduleLoads > 0) {
-        tiles.push_back({"modules compiled", std::to_string(s.modulesCompiled),
-                         "of " + std::to_string(s.moduleLoads) + " loads; " + util::formatDuration(s.moduleCompileNs) +
-                             " compiling",
-                         s.modulesCompiled == 0});
-        tiles.push_back({"module names rebuilt", std::to_string(t.modules.repeated),
-                         "of " + std::to_string(t.modules.modules) + " built under several identities", t.modules.repeated == 0});
+        tiles.push_back(keyed(t, "modules.compiled", "modules compiled",
+                              "of " + std::to_string(s.moduleLoads) + " loads; " + util::formatDuration(s.moduleCompileNs) + " compiling",
+                              s.modulesCompiled == 0));
+        tiles.push_back(keyed(t, "modules.repeated", "module names rebuilt",
+                              "of " + std::to_string(t.modules.modules) + " built under several identities", t.modules.repeated == 0));
     }
     if (t.invalidations.items > 0 || s.recompileShare) {
         if (t.invalidations.items > 0)
-            tiles.push_back({"invalidation trees", std::to_string(t.invalidations.roots),
-                             std::to_string(t.invalidations.items) + " logged invalidations", t.invalidations.roots == 0});
+            tiles.push_back(t.figures.find("invalidations.trees")
+                                ? keyed(t, "invalidations.trees", "invalidation trees",
+                                        std::to_string(t.invalidations.items) + " logged invalidations", t.invalidations.roots == 0)
+                                : Tile{"invalidation trees", std::to_string(t.invalidations.roots), std::to_string(t.invalidations.items) + " logged invalidations", t.invalidations.roots == 0, ""});
         if (s.recompileShare)
             tiles.push_back({"recompile share", percent(*s.recompileShare), "of the compile time the runtime reported",
-                             *s.recompileShare <= 0});
+                             *s.recompileShare <= 0, ""});
     }
     if (s.phaseRows > 0) {
         std::string sub = std::to_string(s.phaseRows) + " timings";
         if (!t.phases.rows.empty()) sub += "; slowest: " + truncateUtf8(t.phases.rows.front().phase, 40);
-        tiles.push_back({"compiler phases", util::formatDuration(s.phaseNs), sub, s.phaseNs == 0});
+        tiles.push_back({"compiler phases", util::formatDuration(s.phaseNs), sub, s.phaseNs == 0, ""});
     }
-    if (s.cudaPrograms > 0) tiles.push_back({"NVRTC / nvJitLink", std::to_string(s.cudaPrograms), "programs"});
+    if (s.cudaPrograms > 0) tiles.push_back({"NVRTC / nvJitLink", std::to_string(s.cudaPrograms), "programs", false, ""});
 
     std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? util::satSub(*s.endNs, *s.startNs) : 0;
     std::string share = s.compileShare ? percent(*s.compileShare) + " of the clocked wall time" : "no wall clock";
     if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
-    // Compiles printed without their time and none timed: the total is unknown, not 0 ns (issue 35).
-    const bool unknown = s.compileNs == 0 && s.untimedCompiles > 0;
-    tiles.push_back({"compile time", unknown ? "unknown" : util::formatDuration(s.compileNs), share,
-                     s.compileNs == 0 && s.untimedCompiles == 0});
-    tiles.push_back({"cache-load time", util::formatDuration(s.cacheLoadNs), "loading code compiled before", s.cacheLoadNs == 0});
-    tiles.push_back({"time span", span ? util::formatDuration(span) : "-", s.timeBases, span == 0});
-    tiles.push_back({"sessions", std::to_string(s.sessions),
-                     s.unfinishedSessions ? std::to_string(s.unfinishedSessions) + " unfinished" : "all complete", s.sessions == 0});
-    tiles.push_back({"findings", std::to_string(t.findings.size()), "", t.findings.empty()});
+    // Compiles printed without their time and none timed: the compile_ns figure is unknown, not 0 ns
+    // (issue 35, engine/trace_figures.h).
+    tiles.push_back(keyed(t, "compile_ns", "compile time", share, s.compileNs == 0 && s.untimedCompiles == 0));
+    tiles.push_back(keyed(t, "cache_load_ns", "cache-load time", "loading code compiled before", s.cacheLoadNs == 0));
+    tiles.push_back(keyed(t, "time_span_ns", "time span", s.timeBases, span == 0));
+    tiles.push_back(keyed(t, "sessions", "sessions",
+                          s.unfinishedSessions ? std::to_string(s.unfinishedSessions) + " unfinished" : "all complete", s.sessions == 0));
+    tiles.push_back(keyed(t, "findings", "findings", "", t.findings.empty()));
     std::stable_partition(tiles.begin(), tiles.end(), [](const Tile& x) { return !x.zero; });
     return tiles;
 }
 
 void metric(HtmlBuilder& h, const Tile& t) {
     h.open("div", {{"class", t.zero ? "metric zero" : "metric"}});
-    h.leaf("div", t.value, {{"class", "value"}});
+    if (t.figure.empty()) h.leaf("div", t.value, {{"class", "value"}});
+    else h.leaf("div", t.value, {{"class", "value"}, {"data-figure", t.figure}});
     h.leaf("div", t.label, {{"class", "label"}});
     if (!t.sub.empty()) h.leaf("div", t.sub, {{"class", "sub"}});
     h.close();
+}
+
+// Every keyed figure of the trace with its definition: the values `compilescope info --json` prints
+// under "figures" and the GUI's Overview lists, each cell carrying its key.
+void renderFigures(HtmlBuilder& h, const TraceReport& t) {
+    h.open("details", {{"class", "figures"}});
+    h.leaf("summary", "Every figure, by the key compilescope info --json gives it");
+    openTable(h, {{"class", "compact"}}, {"figure", "key", "#value"});
+    for (const engine::Figure& f : t.figures.figures) {
+        h.open("tr").leaf("td", f.label).open("td").leaf("code", f.key).close();
+        h.leaf("td", engine::figureText(f), {{"class", "num"}, {"data-figure", f.key}});
+        h.close();
+    }
+    h.close().close();
+    h.close();  // details
 }
 
 void renderVerdict(HtmlBuilder& h, const Summary& s) {
@@ -178,6 +204,7 @@ void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
         for (const Tile& tile : chooseTiles(t)) metric(h, tile);
         h.close();
         renderVerdict(h, s);
+        renderFigures(h, t);
         h.open("details", {{"class", "facts"}});
         h.leaf("summary", "What the trace holds");
         h.open("p");

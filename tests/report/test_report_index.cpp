@@ -79,7 +79,7 @@ std::string attr(const std::string& dom, const std::string& name) {
 // The label of the summary's first tile.
 std::string firstTile(const std::string& html) {
     std::smatch m;
-    return std::regex_search(html, m, std::regex("<div class=\"metric[^\"]*\"><div class=\"value\">[^<]*</div><div class=\"label\">([^<]*)</div>"))
+    return std::regex_search(html, m, std::regex("<div class=\"metric[^\"]*\"><div class=\"value\"[^>]*>[^<]*</div><div class=\"label\">([^<]*)</div>"))
                ? m[1].str()
                : "none";
 }
@@ -242,7 +242,7 @@ TEST(ReportIndex, EachKindOfTraceLeadsWithItsOwnTiles) {
         {import(dir, {demo + "warp-verbose.log"}, "warp.cstrace"), "modules compiled"},
         {import(dir, {demo + "julia-enzyme.txt"}, "julia.cstrace"), "invalidation trees"},
         {import(dir, {tef}, "tef.cstrace"), "compiler phases"},
-        {demoTrace(), "cache misses"},
+        {demoTrace(), "cache misses (replayed)"},
     };
     for (const auto& [trace, label] : cases) {
         std::ostringstream out;

@@ -1,0 +1,50 @@
+// TraceFigures: every headline figure of a trace, once, under a stable key (issue 35, "one figure
+// per fact").
+//
+// Why: the one-analysis work (trace_analysis.h) gave every surface the same analysis, but each still
+// picked and counted its own figures from it: a Warp log showed 5 misses in one view and 0 in
+// another, a JAX report 2 misses in its tile and 1 in its table, an invalidation tree four counts.
+// Here each fact has one value and one definition, named where two could be meant (misses replayed
+// vs the runtime's own lines; a tree's children vs its invalidated MethodInstances), and the CLI's
+// `info --json`, the GUI's Overview and the report (data-figure attributes) render these values
+// only. A figure is an integer (a count, or nanoseconds for keys ending in "_ns") or unknown.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cs::util {
+class JsonWriter;
+}
+
+namespace cs::engine {
+
+struct TraceAnalysis;
+
+struct Figure {
+    std::string key;    // stable, e.g. "compile_ns", "cache.misses.replayed"
+    std::string label;  // what a surface calls it, with its definition where two could be meant
+    std::optional<std::int64_t> value{};  // nullopt: unknown, shown as "unknown", never as 0
+    bool isDuration() const { return key.ends_with("_ns"); }
+};
+
+struct TraceFigures {
+    std::vector<Figure> figures;  // stable order: time, then compiles and caches, modules, Julia
+
+    const Figure* find(std::string_view key) const;
+};
+
+// The figures of one analysis. A figure whose subject the trace does not hold (no cache lookups,
+// no module loads, no invalidation trees) is left out rather than shown as 0.
+TraceFigures traceFigures(const TraceAnalysis& analysis);
+
+// A figure as every surface prints it: "2.12 s" for a duration, "1,234" for a count, "unknown".
+std::string figureText(const Figure& figure);
+
+// {"key": value or null, ...} in the figures' order: `info --json` and the report's data block.
+void writeFiguresJson(util::JsonWriter& j, const TraceFigures& figures);
+
+}  // namespace cs::engine
