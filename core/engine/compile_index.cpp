@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace cs::engine {
@@ -119,9 +120,8 @@ public:
         // IndexDetail::Identity: each span's name and duration in the same pass (leanDetails).
         const bool lean = m_detail == IndexDetail::Identity;
         m_reader.query(std::string("SELECT sp.id, t.session_id, sp.start_ns, sp.category, ") +
-                           (lean ? "sp.dur_ns, n.str" : "NULL, NULL") +
-                           " FROM spans sp JOIN tracks t ON t.id = sp.track_id " +
-                           (lean ? "LEFT JOIN strings n ON n.id = sp.name_sid " : "") + "WHERE sp.category IN (" +
+                           (lean ? "sp.dur_ns, sp.name_sid" : "NULL, NULL") +
+                           " FROM spans sp JOIN tracks t ON t.id = sp.track_id WHERE sp.category IN (" +
                            std::to_string(CS_CAT_COMPILE) + ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
                        [&](sqlite3_stmt* st) {
                            const std::int64_t id = colInt(st, 0);
@@ -133,7 +133,7 @@ public:
                            LeanRow& r = m_spans[id];
                            r.kind = compile ? "compile span" : "cache-load span";
                            r.durNs = colOpt(st, 4);
-                           r.name = trace::colText(st, 5);
+                           r.nameSid = colInt(st, 5);
                        });
         return out;
     }
@@ -401,10 +401,12 @@ public:
     // IndexDetail::Identity: the naming fields of every CUDA program, driver JIT row and compile span,
     // one query per table instead of several per row. After candidates(), which reads the spans'.
     struct LeanRow {
-        std::string kind, name, identity, why;
+        const char* kind = "";
+        std::int64_t nameSid = 0;  // through the reader's string cache: a name repeats over many rows
+        std::string name, identity, why;
         std::optional<std::int64_t> durNs;
     };
-    using LeanRows = std::map<std::int64_t, LeanRow>;
+    using LeanRows = std::unordered_map<std::int64_t, LeanRow>;
 
     void prefetchLean() {
         m_reader.query("SELECT id, api, dur_ns, name_sid, source_digest_sid, result FROM cuda_programs", [&](sqlite3_stmt* st) {
@@ -412,7 +414,7 @@ public:
             LeanRow& r = m_programs[colInt(st, 0)];
             r.kind = api == CS_CUDA_NVJITLINK ? "nvJitLink link" : api == CS_CUDA_NVCC ? "nvcc compile" : "NVRTC program";
             r.durNs = colOpt(st, 2);
-            r.name = m_reader.str(colInt(st, 3));
+            r.nameSid = colInt(st, 3);
             if (auto d = colInt(st, 4)) r.identity = "source " + m_reader.str(d);
             if (auto res = colOpt(st, 5); res && *res != 0) r.why = "failed with result " + std::to_string(*res);
         });
@@ -423,7 +425,8 @@ public:
             r.name = std::string(trace::enumName("jit_entry", static_cast<int>(colInt(st, 2))));
             if (auto p = colInt(st, 3)) r.identity = m_reader.str(p);
         });
-        // The spans' names come with their candidates (candidates()); torch.compile's compile id tells two compiles of one frame apart (torchWhy).
+        // The spans' names and durations come with their candidates (candidates()); torch.compile's compile
+        // id tells two compiles of one frame apart (torchWhy).
         m_reader.query("SELECT a.span_id, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = 'compile_id'",
                        [&](sqlite3_stmt* st) {
                            if (auto it = m_spans.find(colInt(st, 0)); it != m_spans.end())
@@ -432,11 +435,11 @@ public:
     }
 
 private:
-    static void leanDetails(const LeanRows& rows, CompileEntry& e) {
+    void leanDetails(const LeanRows& rows, CompileEntry& e) const {
         auto it = rows.find(e.rowId);
         if (it == rows.end()) return;
         e.kind = it->second.kind;
-        e.name = it->second.name;
+        e.name = it->second.nameSid ? m_reader.str(it->second.nameSid) : it->second.name;
         e.identity = it->second.identity;
         e.why = it->second.why;
         e.durNs = it->second.durNs;

@@ -3,10 +3,12 @@
 #include "core/engine/build/build_report.h"
 #include "core/engine/compile_index.h"
 #include "core/engine/julia/timing_findings.h"
+#include "core/util/saturating.h"
 
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <unordered_map>
 
 namespace cs::measure {
 
@@ -146,6 +148,33 @@ std::vector<DiffRow> diffRowsOf(const engine::TraceAnalysis& a) {
     indexRows(a, out);
     if (a.build) buildRows(*a.build, out);
     if (a.juliaTiming) juliaRows(*a.juliaTiming, out);
+    return out;
+}
+
+std::vector<SummedRow> sumDiffRows(const engine::TraceAnalysis& a) {
+    std::vector<SummedRow> out;
+    std::unordered_map<std::string, size_t> at;
+    for (DiffRow& r : diffRowsOf(a)) {
+        std::string key = r.kind + '\x1f' + r.name + '\x1f' + r.identity;
+        auto [it, fresh] = at.emplace(std::move(key), out.size());
+        if (fresh) out.push_back({r, 0, 0, 0, {}});
+        SummedRow& s = out[it->second];
+        if (s.first.table.empty() && !r.table.empty()) {
+            s.first.table = r.table;
+            s.first.rowId = r.rowId;
+        }
+        if (!r.compiled) {
+            ++s.reuses;
+            continue;
+        }
+        ++s.compiles;
+        if (r.costNs > 0) s.costNs = util::satAdd(s.costNs, r.costNs);
+        for (const auto& part : r.parts) {
+            auto p = std::find_if(s.parts.begin(), s.parts.end(), [&](const auto& q) { return q.first == part.first; });
+            if (p == s.parts.end()) p = s.parts.insert(s.parts.end(), {part.first, 0});
+            p->second = util::satAdd(p->second, std::max<std::int64_t>(part.second, 0));
+        }
+    }
     return out;
 }
 

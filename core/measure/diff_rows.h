@@ -37,4 +37,14 @@ struct DiffRow {
 // read as the analysis holds it (analyseSides keeps every header and template set).
 std::vector<DiffRow> diffRowsOf(const engine::TraceAnalysis& a);
 
+// One trace's rows summed per identity (kind, name, identity), in first-seen order: a 1M-event trace
+// has hundreds of thousands of rows and a few thousand identities, so each trace is summed on its
+// own core and the diff merges identities, not rows.
+struct SummedRow {
+    DiffRow first;  // the identity's first row; its evidence row is the first that has one
+    std::int64_t compiles = 0, reuses = 0, costNs = 0;  // costNs: of the compiles, where recorded
+    std::vector<std::pair<std::string, std::int64_t>> parts;  // of the compiles
+};
+std::vector<SummedRow> sumDiffRows(const engine::TraceAnalysis& a);
+
 }  // namespace cs::measure

@@ -68,22 +68,22 @@ struct Collector {
         auto it = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == name; });
         if (it == parts.end()) it = parts.insert(parts.end(), {name, {}});
         it->second.resize(samples, 0);
-        it->second[sample] = util::satAdd(it->second[sample], std::max<std::int64_t>(ns, 0));
+        it->second[sample] = util::satAdd(it->second[sample], ns);
     }
 
-    void add(const Runs& runs, bool head) {
+    // `sums[s]`: sample s of this side (sumDiffRows of runs[s]).
+    void add(const Runs& runs, const std::vector<std::vector<SummedRow>>& sums, bool head) {
         for (size_t s = 0; s < runs.size(); ++s) {
-            const auto& a = *runs[s];
-            for (const DiffRow& r : diffRowsOf(a)) {
-                const std::string k = r.kind + '\x1f' + r.name + '\x1f' + r.identity;
+            for (const SummedRow& r : sums[s]) {
+                const std::string k = r.first.kind + '\x1f' + r.first.name + '\x1f' + r.first.identity;
                 auto [it, fresh] = byKey.emplace(k, ids.size());
                 if (fresh) {
                     DiffIdentity d;
-                    d.kind = r.kind;
-                    d.name = r.name;
-                    d.identity = r.identity;
-                    d.runtime = r.runtime;
-                    d.work = r.work;
+                    d.kind = r.first.kind;
+                    d.name = r.first.name;
+                    d.identity = r.first.identity;
+                    d.runtime = r.first.runtime;
+                    d.work = r.first.work;
                     ids.push_back(std::move(d));
                 }
                 DiffIdentity& d = ids[it->second];
@@ -92,19 +92,16 @@ struct Collector {
                 auto& cost = head ? d.headCostNs : d.baseCostNs;
                 for (auto* v : {&compiles, &reuses, &cost})
                     if (v->size() < runs.size()) v->resize(runs.size(), 0);
-                if (r.compiled) {
-                    ++compiles[s];
-                    if (r.costNs > 0) cost[s] = util::satAdd(cost[s], r.costNs);
-                    for (const auto& [name, ns] : r.parts) addPart(head ? d.headParts : d.baseParts, name, s, runs.size(), ns);
-                } else {
-                    ++reuses[s];
-                }
+                compiles[s] += r.compiles;
+                reuses[s] += r.reuses;
+                cost[s] = util::satAdd(cost[s], r.costNs);
+                for (const auto& [name, ns] : r.parts) addPart(head ? d.headParts : d.baseParts, name, s, runs.size(), ns);
                 std::string& anchor = head ? d.headAnchor : d.baseAnchor;
-                if (anchor.empty() && !r.table.empty()) {
-                    anchor = engine::compileAnchor(r.table, r.rowId);
-                    (head ? d.headTrace : d.baseTrace) = a.path;
-                    (head ? d.headTable : d.baseTable) = r.table;
-                    (head ? d.headRow : d.baseRow) = r.rowId;
+                if (anchor.empty() && !r.first.table.empty()) {
+                    anchor = engine::compileAnchor(r.first.table, r.first.rowId);
+                    (head ? d.headTrace : d.baseTrace) = runs[s]->path;
+                    (head ? d.headTable : d.baseTable) = r.first.table;
+                    (head ? d.headRow : d.baseRow) = r.first.rowId;
                 }
             }
         }
@@ -267,9 +264,15 @@ TraceDiff diffRuns(const Runs& base, const Runs& head) {
     TraceDiff diff;
     for (const auto& a : base) diff.basePaths.push_back(a->path);
     for (const auto& a : head) diff.headPaths.push_back(a->path);
+    // Each trace's rows summed on a core of its own; the merge below sees identities, not rows.
+    std::vector<std::vector<SummedRow>> baseSums(base.size()), headSums(head.size());
+    util::onEveryCore(base.size() + head.size(), [&](size_t i) {
+        if (i < base.size()) baseSums[i] = sumDiffRows(*base[i]);
+        else headSums[i - base.size()] = sumDiffRows(*head[i - base.size()]);
+    });
     Collector col;
-    col.add(base, false);
-    col.add(head, true);
+    col.add(base, baseSums, false);
+    col.add(head, headSums, true);
     col.finish(base.size(), head.size());
     diff.identities = std::move(col.ids);
 
