@@ -77,6 +77,8 @@ void renderChangedSinceBaseline(HtmlBuilder& h, const measure::TraceDiff& diff, 
         h.close();
     }
     closeWideTable(h);
+    // What the table leaves out (a build's smaller header and template moves), counted.
+    for (const auto& note : diff.notes) h.open("p", {{"class", "muted diff-note"}}).text(note).close();
     h.close();
 }
 

@@ -112,6 +112,13 @@ def clang_pair(cs, tmp):
     assert len(failures) == len(gated), (failures, gated)
     for c in gated:
         assert any(c["identity"]["name"] in name for name, _ in failures), (c, failures)
+    # report --baseline: the same changes first, and the notes of what the lists leave out.
+    html_path = os.path.join(tmp, "build.html")
+    run([cs, "report", head, "--baseline", base, "-o", html_path], expect=0)
+    html = open(html_path, encoding="utf-8").read()
+    for note in doc["notes"]:
+        assert f'<p class="muted diff-note">{note}</p>' in html, (note, "not in the report")
+    assert doc["notes"] and any(n.endswith(")") and "more headers changed" in n for n in doc["notes"]), doc["notes"]
     print(f"clang pair: 2 files slower (gated), header regex new, {len(failures)} JUnit failures")
     return 0
 
