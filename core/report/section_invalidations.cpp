@@ -159,6 +159,20 @@ void renderNode(HtmlBuilder& h, const InvalidationNode& n, int depth) {
     }
     h.close();
 }
+// The forest's counts under their keys (engine/trace_figures.h): children and invalidated
+// MethodInstances are two figures, labelled apart (docs/invalidations.md, "What is counted").
+void renderForestFigures(HtmlBuilder& h, const TraceReport& t) {
+    h.open("p", {{"class", "hint forest-figures"}});
+    bool first = true;
+    for (const char* key : {"invalidations.trees", "invalidations.children", "invalidations.invalidated"}) {
+        const engine::Figure* f = t.figures.find(key);
+        if (!f) continue;
+        if (!first) h.text(" \xC2\xB7 ");
+        first = false;
+        h.leaf("span", engine::figureText(*f), {{"data-figure", f->key}}).text(" " + f->label);
+    }
+    h.close();
+}
 }  // namespace
 
 void renderInvalidations(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
@@ -172,6 +186,7 @@ void renderInvalidations(HtmlBuilder& h, const std::vector<TraceReport>& traces)
             emptyNote(h, "The trace records no Julia invalidations.");
             continue;
         }
+        if (t.figures.find("invalidations.trees")) renderForestFigures(h, t);
         h.open("div", {{"class", "tree-tools"}});
         h.leaf("button", "Expand all", {{"type", "button"}, {"class", "expand-all"}});
         h.leaf("button", "Collapse all", {{"type", "button"}, {"class", "collapse-all"}});
