@@ -1,5 +1,6 @@
 #include "write_failure.h"
 
+#include "core/trace/write_note.h"
 #include "core/util/units.h"
 
 #include <compilescope/wire_protocol.h>
@@ -93,29 +94,24 @@ std::size_t skipEvents(const unsigned char* data, std::size_t n, std::int64_t ev
 }
 
 std::string reportWriteFailure(const std::string& tracePath, const WriteFailure& f) {
-    const auto lost = notStored(tracePath, f.received);
-    std::string note = "write_failed=" + f.reason + "\n", byTable;
+    trace::WriteNote note{f.reason, {}, f.droppedByCollectors, f.withoutArena};
+    std::string byTable;
     std::int64_t total = 0;
-    for (const auto& [table, n] : lost) {
-        note += "not_stored." + table + "=" + std::to_string(n) + "\n";
+    for (const auto& [table, n] : notStored(tracePath, f.received)) {
+        note.notStored.emplace_back(table, n);
         byTable += (byTable.empty() ? "" : ", ") + table + " " + util::formatCount(n);
         total += n;
     }
-    note += "dropped_by_collectors=" + std::to_string(f.droppedByCollectors) + "\n";
-    if (f.withoutArena) note += "processes_without_arena=" + std::to_string(f.withoutArena) + "\n";
-    if (f.discardedBytes) note += "discarded_bytes=" + std::to_string(f.discardedBytes) + "\n";
-    const std::string notePath = tracePath + ".note";
-    FILE* out = std::fopen(notePath.c_str(), "w");
-    bool saved = out && std::fwrite(note.data(), 1, note.size(), out) == note.size();
-    if (out && std::fclose(out) != 0) saved = false;
-    if (!saved) std::remove(notePath.c_str());
+    const bool saved = trace::saveWriteNote(tracePath, note);
     std::string line = tracePath + " holds what was committed before the write failed (" + f.reason + "); " +
-                       util::formatCount(total) + " events received were not stored" + (byTable.empty() ? "" : " (" + byTable + ")") +
-                       " and the job's collectors counted " + util::formatCount(f.droppedByCollectors) + " more as dropped";
+                       util::formatCount(total) + " events received were not stored" +
+                       (byTable.empty() ? "" : " (" + byTable + ")") + " and the job's collectors counted " +
+                       util::formatCount(f.droppedByCollectors) + " more as dropped";
     if (f.withoutArena)
-        line += " (" + util::formatCount(f.withoutArena) + " process(es) without a shared arena, e.g. under a small `ulimit -f`, "
-                "count theirs only in cs_dropped_count())";
-    line += saved ? "; this is also in " + notePath : "; " + notePath + " could not be written either";
+        line += " (" + util::formatCount(f.withoutArena) + " process(es) without a shared arena, e.g. under a small "
+                "`ulimit -f`, count theirs only in cs_dropped_count())";
+    const std::string path = trace::writeNotePath(tracePath);
+    line += saved ? "; this is also in " + path : "; " + path + " could not be written either";
     return line;
 }
 

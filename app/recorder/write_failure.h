@@ -33,7 +33,6 @@ struct WriteFailure {
     EventCounts received{};            // events that reached the recorder, stored or not
     std::int64_t droppedByCollectors = 0;  // counted by the job's processes after the recorder stopped
     std::int64_t withoutArena = 0;     // processes whose counts the recorder cannot read (no arena)
-    std::int64_t discardedBytes = 0;   // bytes after the failure that were not whole messages
 };
 
 // Compares `f.received` with the rows the trace kept (read-only), writes `<trace>.note` and returns

@@ -3,6 +3,7 @@
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/schema.h"
+#include "core/trace/write_note.h"
 #include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
@@ -124,6 +125,21 @@ void readSamples(const trace::TraceReader& reader, TraceFacts& f) {
                      f.launchTopology[key] += colInt(st, 7);
                  });
 }
+
+// A recording whose trace stopped accepting writes counted what it lost in `<trace>.note`
+// (core/trace/write_note.h): those counts are losses of this trace like its own stats rows.
+void addWriteNote(const std::string& tracePath, TraceFacts& f) {
+    const auto note = trace::loadWriteNote(tracePath);
+    if (!note) return;
+    const std::string from = " (from " + trace::writeNotePath(tracePath) + ")";
+    const std::size_t before = f.stats.size();
+    for (const auto& [table, n] : note->notStored)
+        f.stats.push_back({"dropped_write_failed", "recorder", note->reason + ": " + table + from, n});
+    if (note->droppedByCollectors)
+        f.stats.push_back({"dropped_no_recorder", "collector", "counted by the job after the write failed" + from,
+                           note->droppedByCollectors});
+    f.statKinds += static_cast<std::int64_t>(f.stats.size() - before);
+}
 }  // namespace
 
 TraceFacts readTraceFacts(const trace::TraceReader& reader) {
@@ -132,6 +148,7 @@ TraceFacts readTraceFacts(const trace::TraceReader& reader) {
     reader.query("SELECT count(*) FROM stats", [&](sqlite3_stmt* st) { f.statKinds = colInt(st, 0); });
     reader.query("SELECT name, source, count, coalesce(detail, '') FROM stats ORDER BY count DESC, id LIMIT 50",
                  [&](sqlite3_stmt* st) { f.stats.push_back({colText(st, 0), colText(st, 1), colText(st, 3), colInt(st, 2)}); });
+    addWriteNote(reader.path(), f);
     reader.query("SELECT count(*), coalesce(sum(verdict = " + std::to_string(CS_VERDICT_MISS) + "), 0) FROM cache_lookups",
                  [&](sqlite3_stmt* st) { f.lookups = colInt(st, 0), f.misses = colInt(st, 1); });
     readPhases(reader, f.phases);

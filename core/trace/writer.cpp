@@ -1,4 +1,5 @@
 #include "core/trace/writer.h"
+#include "core/trace/write_note.h"
 
 #include "core/trace/page_seal.h"
 
@@ -87,6 +88,7 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
         OutputLock::refuseIfHeld(m_path);  // another writer's file is never deleted under it
         for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(m_path + suffix, ec);
     }
+    fs::remove(writeNotePath(m_path), ec);  // a note of an earlier recording here says nothing of this one
     const auto& tables = schemaTables();
     if (tables.size() != TableCount) fail("internal error: schema and writer disagree on the table list");
     for (int t = 0; t < TableCount; ++t)

@@ -179,6 +179,14 @@ TEST(RecordingLosses, AWriteFailureIsCountedPerTableWithItsReasonAndTheJobCounts
                                                      << jobDropped;
     EXPECT_NE(r.err.find("events received were not stored (spans "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(trace + ".note"), std::string::npos) << r.err;
+    // Reading the trace counts the note's losses (the unfinished trace is read as its user trusts it).
+    const JobRun info = run(dir, kCli + " info --trust-unsealed " + trace);
+    EXPECT_EQ(info.out.find("nothing dropped"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("recorded events never reached the trace"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("dropped_write_failed"), std::string::npos) << info.out;
+    // A new recording at the same path leaves no stale note behind.
+    ASSERT_EQ(run(dir, kCli + " record -o " + trace + " -- " + kJob + " exit 0").status, 0);
+    EXPECT_FALSE(std::filesystem::exists(trace + ".note"));
 }
 
 TEST(RecordingLosses, ThreadsPastTheArenaSlotsOfAProcessEndingWithExitAreCounted) {
