@@ -1,8 +1,10 @@
 // `compilescope check TRACE...`: the acceptance check as a CI gate (exit 0 pass or not applicable,
-// 1 fail, 2 unreadable), and, given several traces of one job, divergence across its ranks. The
+// 1 fail, 2 unreadable, 3 incomplete: lookups left out as trace problems), and, given several
+// traces of one job, divergence across its ranks. The
 // verdict is the engine's (core/engine/cache/verdict.h), the one the GUI and the report show.
 #include "cache_text.h"
 #include "command.h"
+#include "loss_line.h"
 
 #include "core/engine/cache/rank_divergence.h"
 #include "core/engine/cache/runtime_words.h"
@@ -12,6 +14,7 @@
 #include "core/engine/trace_analysis.h"
 #include "core/engine/warp/warp_verdict.h"
 #include "core/trace/reader.h"
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <memory>
@@ -19,6 +22,22 @@
 namespace cs::cli {
 
 namespace {
+// Lookup rows (or their key components) left out as dangling references (issue 40): the replay saw
+// part of the run, so its verdict, pass, fail or not applicable, says nothing about the whole.
+std::int64_t lookupRowsLeftOut(const engine::TraceAnalysis& a) {
+    std::int64_t n = 0;
+    for (const auto& p : a.facts.problems)
+        if (p.kind == "dangling_reference" && (p.table == "cache_lookups" || p.table == "key_components"))
+            n = util::satAdd(n, p.count);
+    return n;
+}
+
+void printIncomplete(std::ostream& out, const std::string& label, std::int64_t leftOut) {
+    out << "check " << label << ": INCOMPLETE (" << util::formatCount(leftOut)
+        << " cache lookup rows left out as trace problems; `compilescope info` lists them)\n"
+           "  the verdict below judges the rest of the run only and does not count\n";
+}
+
 // Without lookups: the counters' rules, or "not applicable".
 void printVerdict(std::ostream& out, const std::string& label, const engine::AcceptanceVerdict& v) {
     if (v.state == engine::VerdictState::NotApplicable) {
@@ -109,7 +128,7 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
     // Open every trace first: an unreadable one is exit 2 before anything is judged.
     std::vector<std::unique_ptr<trace::TraceReader>> readers;
     for (const auto& t : traces) readers.push_back(trace::TraceReader::open(t));
-    bool pass = true, anyLookups = false;
+    bool pass = true, anyLookups = false, incomplete = false;
     std::vector<std::shared_ptr<const engine::TraceAnalysis>> analyses;
     std::vector<engine::RankTrace> ranks;
     // The ranks of a job often write rank0/trace.cstrace, rank1/trace.cstrace: each is named by the
@@ -118,13 +137,17 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
     for (size_t i = 0; i < traces.size(); ++i) {
         analyses.push_back(engine::analyseTrace(*readers[i], {.acceptance = options}));
         const engine::TraceAnalysis& a = *analyses.back();
+        printLossLine(io.out, a.losses);
+        const std::int64_t leftOut = lookupRowsLeftOut(a);
+        if (leftOut > 0) printIncomplete(io.out, labels[i], leftOut);
         if (a.cache && !a.cache->facts.empty()) {
             printAcceptance(io.out, labels[i], *a.cache, a.verdict);
             anyLookups = true;
         } else {
             printVerdict(io.out, labels[i], a.verdict);
         }
-        pass = pass && a.verdict.passes();
+        incomplete = incomplete || leftOut > 0;
+        pass = pass && (a.verdict.passes() || leftOut > 0);  // a partial FAIL is no more trusted than a partial PASS
         ranks.push_back(engine::rankTraceOf(labels[i], &a));
     }
     std::vector<const engine::TraceAnalysis*> all;
@@ -138,7 +161,7 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
         if (anyLookups || !d.slow.empty()) printDivergence(io.out, d);
         pass = pass && !d.diverges();
     }
-    return pass ? Exit::Ok : Exit::CheckFailed;
+    return !pass ? Exit::CheckFailed : incomplete ? Exit::Incomplete : Exit::Ok;
 }
 }  // namespace
 
@@ -162,7 +185,9 @@ Command checkCommand() {
             "nothing to judge: NOT APPLICABLE, exit 0, as the GUI and the report say.\n"
             "Any [error] finding (a PyTorch recompile-limit hit, lost events, a Warp CPU load race) fails\n"
             "the check, whatever the rules above say.\n"
-            "Exit status: 0 pass or not applicable, 1 fail, 2 unreadable trace or bad usage.\n",
+            "A trace from which cache lookups were left out as trace problems (rows that break the trace\n"
+            "format: `compilescope info` lists them) is INCOMPLETE, exit 3: never a pass.\n"
+            "Exit status: 0 pass or not applicable, 1 fail, 2 unreadable trace or bad usage, 3 incomplete.\n",
             runCheck};
 }
 

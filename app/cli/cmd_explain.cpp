@@ -1,6 +1,7 @@
 // `compilescope explain TRACE`: every miss of the replayed cache with the key component that moved.
 #include "cache_text.h"
 #include "command.h"
+#include "loss_line.h"
 
 #include "core/engine/trace_analysis.h"
 #include "core/engine/warp/warp_cache_lookups.h"
@@ -86,6 +87,7 @@ int runExplain(const std::vector<std::string>& args, CommandIo& io) {
     if (args.size() != 1) return usageError(io, "explain", "expected exactly one TRACE argument");
     auto analysis = engine::analyseTraceFile(args[0]);
     const std::string title = "explain " + traceLabel(args[0]);
+    printLossLine(io.out, analysis->losses);
     if (!analysis->cache && !analysis->moduleCache) {
         io.out << title << ": lookups 0, misses 0, hits 0, live entries 0\nno cache lookups recorded\n";
         return Exit::Ok;

@@ -3,6 +3,7 @@
 // `compilescope export --format jsonl TRACE -o DIR`: every table as JSON lines, for fleet queries
 // (docs/fleet.md, core/engine/export/jsonl_export.h).
 #include "command.h"
+#include "loss_line.h"
 
 #include "core/engine/export/jsonl_export.h"
 #include "core/engine/export/tef_export.h"
@@ -44,10 +45,14 @@ int runExport(const std::vector<std::string>& args, CommandIo& io) {
     if (trace.empty()) return usageError(io, "export", "expected a TRACE");
     if (format == "jsonl") {
         if (output.empty() || output == "-") return usageError(io, "export", "--format jsonl expects -o DIR (the folder to write)");
-        return exportJsonlDir(*trace::TraceReader::open(trace), output, io);
+        auto jsonlReader = trace::TraceReader::open(trace);
+        printLossLine(io.err, lossesOfTrace(*jsonlReader));
+        return exportJsonlDir(*jsonlReader, output, io);
     }
     if (output.empty()) return usageError(io, "export", "expected -o FILE (the JSON to write, - for stdout)");
     auto reader = trace::TraceReader::open(trace);
+    // On stderr: stdout may be the JSON itself (-o -).
+    printLossLine(io.err, lossesOfTrace(*reader));
     if (output == "-") {
         engine::exportTef(*reader, io.out);
         return Exit::Ok;

@@ -1,6 +1,7 @@
 // `compilescope findings TRACE [--json]`: every finding of every analysis of a trace.
 #include "cache_text.h"
 #include "command.h"
+#include "loss_line.h"
 
 #include "core/engine/trace_analysis.h"
 #include "core/util/json_writer.h"
@@ -45,6 +46,8 @@ int runFindings(const std::vector<std::string>& args, CommandIo& io) {
     if (trace.empty()) return usageError(io, "findings", "expected a TRACE argument");
     auto analysis = engine::analyseTraceFile(trace);
     const auto& findings = analysis->findings;
+    // JSON on stdout stays one object: the loss line goes to stderr (the loss findings are in the list).
+    printLossLine(json ? io.err : io.out, analysis->losses);
     if (json) {
         printJson(io.out, traceLabel(trace), findings);
         return Exit::Ok;

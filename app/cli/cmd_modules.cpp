@@ -1,5 +1,6 @@
 // `compilescope modules TRACE`: Warp module identities as a repeated-hashes table, then the findings.
 #include "command.h"
+#include "loss_line.h"
 #include "table_printer.h"
 
 #include "core/engine/warp/warp_diagnosis.h"
@@ -40,6 +41,7 @@ int runModules(const std::vector<std::string>& args, CommandIo& io) {
     for (const auto& f : analysis->findings)
         if (f.kind.rfind("warp.", 0) == 0) findings.push_back(f);
     auto& out = io.out;
+    printLossLine(out, analysis->losses);
     if (report.loadCount == 0) {
         out << "no Warp module loads in this trace\n";
         return Exit::Ok;

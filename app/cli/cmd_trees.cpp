@@ -1,6 +1,7 @@
 // `compilescope trees TRACE [--module M] [--min-children K] [--nodes] [--path NAME]`: the trace's
 // Julia invalidation trees in SnoopCompile's printed form, each root with the recompilation it caused.
 #include "command.h"
+#include "loss_line.h"
 
 #include "core/engine/julia/invalidation_load.h"
 #include "core/engine/julia/invalidation_printed.h"
@@ -49,6 +50,7 @@ int runTrees(const std::vector<std::string>& args, CommandIo& io) {
     if (trace.empty()) return usageError(io, "trees", "expected a TRACE argument");
     auto analysis = engine::analyseTraceFile(trace);
     auto forest = analysis->invalidations ? analysis->invalidations : std::make_shared<const engine::InvalidationForest>();
+    printLossLine(io.err, analysis->losses);  // stderr: stdout stays SnoopCompile's text
     auto shown = engine::filterTrees(*forest, module, minChildren);
     if (!path.empty()) {
         auto found = engine::findCaller(*shown, path);

@@ -10,7 +10,8 @@
 namespace cs::cli {
 
 // Exit statuses shared by every subcommand.
-enum Exit : int { Ok = 0, CheckFailed = 1, Usage = 2, Unreadable = 2 };
+// Incomplete: `check` judged a trace from which cache lookups were left out (never a pass).
+enum Exit : int { Ok = 0, CheckFailed = 1, Usage = 2, Unreadable = 2, Incomplete = 3 };
 
 struct CommandIo {
     std::ostream& out;
