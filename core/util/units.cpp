@@ -16,6 +16,12 @@ std::string threeDigits(double v, const char* unit) {
 }  // namespace
 
 std::string formatDuration(std::int64_t ns) {
+    // The int64 limits are where saturating arithmetic (saturating.h) stops: not a measured value,
+    // and "9223372037 s" read as one (issue 40). 2^63 ns is 292.3 years; a figure within 0.25 % of it
+    // (an offset from a saturated start) is the clamp too: no trace spans 290 years.
+    constexpr std::int64_t kSaturated = 9'200'000'000'000'000'000;
+    if (ns >= kSaturated) return "> 292 years (saturated)";
+    if (ns <= -kSaturated) return "< -292 years (saturated)";
     double a = std::fabs(static_cast<double>(ns));
     std::string sign = ns < 0 ? "-" : "";
     if (a < 1e3) return sign + std::to_string(static_cast<long long>(a)) + " ns";

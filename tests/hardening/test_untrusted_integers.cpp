@@ -44,6 +44,9 @@ void readWithEveryVerb(const cs::test::TempDir& dir, const std::string& trace) {
         // limit. (A start of "+-1 ns" is the clamp of INT64_MIN, which has no negation, not a wrap.)
         for (size_t at = r.out.find("-1 ns"); at != std::string::npos; at = r.out.find("-1 ns", at + 1))
             EXPECT_TRUE(at > 0 && r.out[at - 1] == '+') << args[0] << ":\n" << r.out;
+        // Issue 40: a saturated figure is said, never printed as a value ("9223372037 s", "+-...").
+        EXPECT_EQ(r.out.find("9223372037 s"), std::string::npos) << args[0] << ":\n" << r.out;
+        EXPECT_EQ(r.out.find("+-"), std::string::npos) << args[0] << ":\n" << r.out;
     }
 }
 }  // namespace
@@ -217,4 +220,18 @@ TEST(UntrustedImports, ProbeBlockDimPastInt64IsUnknownNotCast) {
     EXPECT_EQ(scalar(*r, "SELECT count(*) FROM module_loads WHERE block_dim IS NULL"), 1);
     EXPECT_EQ(scalar(*r, "SELECT count(*) FROM module_loads WHERE block_dim < 0"), 0);
     readWithEveryVerb(dir, out);
+}
+
+// Issue 40, item 8: a TEF file whose events span 1.78e10 s (from -8.9e9 s to +8.9e9 s): its extent is
+// past int64 nanoseconds, and `info` says so instead of printing the clamp as a value.
+TEST(UntrustedTef, AnExtentPastInt64IsSaidToBeSaturated) {
+    cs::test::TempDir dir;
+    auto trace = importTef(dir, R"({"traceEvents": [
+        {"name": "a", "ph": "X", "ts": -8.9e15, "dur": 1, "pid": 1, "tid": 1},
+        {"name": "b", "ph": "X", "ts": 8.9e15, "dur": 1, "pid": 1, "tid": 1}]})");
+    auto r = runCli({"info", trace});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("time span: > 292 years (saturated)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("9223372037 s"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" -8900000000 s "), std::string::npos) << r.out;  // the start as it is, no "+-"
 }

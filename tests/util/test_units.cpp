@@ -18,6 +18,15 @@ TEST(Units, ShareRoundsHalfUpAndSaysWhenThereIsNoWhole) {
     EXPECT_EQ(cs::util::formatShare(INT64_MAX, INT64_MAX), "100 %");
 }
 
+// Issue 40: the int64 limits are where saturating arithmetic stops, not durations of 292 years.
+TEST(Units, SaturatedDurationsAreSaidNotShownAsValues) {
+    EXPECT_EQ(cs::util::formatDuration(INT64_MAX), "> 292 years (saturated)");
+    EXPECT_EQ(cs::util::formatDuration(INT64_MIN), "< -292 years (saturated)");
+    EXPECT_EQ(cs::util::formatDuration(INT64_MAX - 5'000'000'000), "> 292 years (saturated)");  // an offset from it
+    EXPECT_EQ(cs::util::formatDuration(9'000'000'000'000'000'000), "9000000000 s");  // a value, however large
+    EXPECT_EQ(cs::util::formatDuration(-1), "-1 ns");
+}
+
 TEST(Units, FixedKeepsTheAskedDecimals) {
     EXPECT_EQ(cs::util::formatFixed(2.346, 2), "2.35");
     EXPECT_EQ(cs::util::formatFixed(1.0, 2), "1.00");
