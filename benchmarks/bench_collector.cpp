@@ -1,5 +1,5 @@
 // The collector's cost on the caller's thread and the recorder's end-to-end ingest, each measured
-// beside its limit in the same run (STYLE.md 16; scripts/bench_ratios.py prints figure / limit / ratio).
+// beside its limit in the same run (docs/practices.md 16; scripts/bench_ratios.py prints figure / limit / ratio).
 //
 //   BM_DisabledMacro   a CS_SPAN_BEGIN site while recording is off (inline relaxed load + branch)
 //   BM_DisabledCall    cs_span_complete() called while off (function call + relaxed load)

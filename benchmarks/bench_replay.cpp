@@ -1,4 +1,4 @@
-// Cache replay speed beside a plain hash-map insert/find loop over the same keys (STYLE.md 16).
+// Cache replay speed beside a plain hash-map insert/find loop over the same keys (docs/practices.md 16).
 //
 // The target (issue 4): the replay handles >= 1M lookups/s on one core, so a week-long training trace
 // replays in seconds. The limit it is judged against is what any replay must at least do per lookup:

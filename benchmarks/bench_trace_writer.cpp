@@ -1,5 +1,5 @@
 // TraceWriter span ingest beside raw SQLite prepared inserts of the same rows in one transaction:
-// the limit our writer is judged against (STYLE.md 16). Counters: items/s and bytes on disk per row.
+// the limit our writer is judged against (docs/practices.md 16). Counters: items/s and bytes on disk per row.
 #include "core/trace/writer.h"
 #include "raw_sqlite_spans.h"
 

@@ -1,5 +1,5 @@
 // Warp log line recognition beside the floor of reading the same lines and looking for "Module ":
-// the limit the parser is judged against (STYLE.md 16). A multi-gigabyte CI log must import at close
+// the limit the parser is judged against (docs/practices.md 16). A multi-gigabyte CI log must import at close
 // to the speed it can be read. Counter: items/s (lines).
 #include "core/formats/warp_log_lines.h"
 

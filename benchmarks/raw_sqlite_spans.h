@@ -1,4 +1,4 @@
-// The limit that trace ingest is judged against (STYLE.md 16): the same span rows inserted into a
+// The limit that trace ingest is judged against (docs/practices.md 16): the same span rows inserted into a
 // plain SQLite table with one prepared statement inside one transaction, WAL + synchronous=NORMAL
 // like a trace. Shared by every benchmark that compares with it, so they compare with the same thing.
 #pragma once

@@ -4,7 +4,7 @@
 // ordered scan of the spans table on 2+ connections (span_scan.h: the summary folds the spans the
 // timeline reads, so 10M spans are read once, in about a second); the engines' analyses and the
 // findings take longer. Each stage is emitted as soon as it exists, so the timeline paints and the
-// Overview fills while the findings are still loading (STYLE.md 7). Signals are emitted from the
+// Overview fills while the findings are still loading (docs/practices.md 7). Signals are emitted from the
 // worker thread and arrive queued in the GUI thread; every job has its own SQLite connections, so
 // SQLite never runs on the GUI thread. bench_gui_timeline times this class from load() to the
 // first paint of the timeline it publishes.

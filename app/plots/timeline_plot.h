@@ -4,7 +4,7 @@
 // million of them would be the memory and the repaint time we are trying to avoid. The plottable
 // asks the core's TimelineIndex for ~2x the visible window at the current bucket width (ns per
 // pixel rounded down to a power of two) and caches that; panning inside the cached window and
-// repainting cost no query at all, and no repaint ever sees more items than pixels (STYLE.md 8).
+// repainting cost no query at all, and no repaint ever sees more items than pixels (docs/practices.md 8).
 // Keys are seconds from each trace's first event, so several traces (ranks, runs) line up.
 #pragma once
 

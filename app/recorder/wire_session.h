@@ -1,6 +1,6 @@
 // WireSession: turns the wire byte stream of one recorded process into trace rows.
 //
-// Why a parser of its own: the socket is untrusted input (STYLE.md 9). Every message is checked
+// Why a parser of its own: the socket is untrusted input (docs/practices.md 9). Every message is checked
 // against its declared size and the size its fixed part and arrays need; a bad message is counted
 // in the trace's `stats` table (malformed_record, with the first example) and skipped, and a stream
 // that cannot be re-synchronised (bad framing, no HELLO) is closed. Ids in the stream are local to

@@ -1,5 +1,5 @@
 // A filter box over a sortable tree/table view: the one way every table of the GUI is shown.
-// Filtering and sorting live in a proxy (STYLE.md 6); activation reports the source index. Columns
+// Filtering and sorting live in a proxy (docs/practices.md 6); activation reports the source index. Columns
 // are fitted to the view's width (column_fit.h) on each reset and resize until the user drags one.
 #pragma once
 

@@ -29,7 +29,7 @@ void IcicleView::setTree(std::shared_ptr<const InvalidationTreeSnapshot> tree) {
 }
 
 void IcicleView::relayout() {
-    // Blocks under a pixel are left out (STYLE.md 8): the layout never holds more than the width shows.
+    // Blocks under a pixel are left out (docs/practices.md 8): the layout never holds more than the width shows.
     m_layout = m_tree ? layoutIcicle(*m_tree, width() > 0 ? 1.0 / width() : 0.0) : IcicleLayout{};
     update();
 }

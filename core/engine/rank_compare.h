@@ -1,6 +1,6 @@
 // The ranks of one job, compared from their analyses: the one place `check`, the report's Ranks
 // section and the GUI's Ranks view turn a TraceAnalysis into an engine::RankTrace, so the three show
-// the same compile times, misses and divergences (the "one analysis" rule, DESIGN.md).
+// the same compile times, misses and divergences (the "one analysis" rule, docs/architecture.md).
 #pragma once
 
 #include "core/engine/cache/rank_divergence.h"

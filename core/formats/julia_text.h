@@ -2,7 +2,7 @@
 // `N-element Vector{Any}:` header, and the lines of `--trace-compile`, `@time` and `@time_imports`.
 //
 // Why one place: the REPL printout importer, the timing importer and our collector's own file all
-// meet the same printed forms (FORMATS.md 1.3, 1.6; JuliaLang/julia src/gf.c
+// meet the same printed forms (docs/formats.md 1.1, 1.4; JuliaLang/julia src/gf.c
 // record_precompile_statement, base/timing.jl time_print, base/loading.jl
 // print_time_imports_report*). Each parser takes one line with ANSI colours already removed and
 // says false when the line is not its form; it never throws.

@@ -3,7 +3,7 @@
 // Why a separate line parser: the log importer and `compilescope measure` (which reads the output of
 // the command it runs) must agree exactly on what a module load is, so both call this one function.
 // The shapes, checked against warp/context.py and warp/_src/context.py + utils.py ScopedTimer of
-// every release (FORMATS.md 4.3):
+// every release (docs/formats.md 2.1):
 //   v0.1-v0.4   Module <name> load took <ms> ms
 //   v0.5-v1.1   Module <name> load on device '<dev>' took <ms> ms
 //   v1.2        Module <name> <hash7> load on device '<dev>' took <ms> ms

@@ -5,7 +5,7 @@
 // bytes and says how sure it is that the file is its format; the registry picks the surest. Importers
 // stream their input line by line or token by token and never load a whole file, write through the
 // TraceWriter, and count every line they could not use in the `stats` table instead of failing
-// (STYLE.md practices 3 and 9).
+// (docs/practices.md 3 and 9).
 #pragma once
 
 #include "core/trace/writer.h"

@@ -1,7 +1,7 @@
 // Importer for the CSV tables that `nvcc --time FILE` and NVRTC's `--time=FILE` append.
 //
 // Why: nvcc and NVRTC say where a CUDA compile spends its time (cudafe++, cicc, ptxas, fatbinary,
-// host gcc) only in these CSVs. The formats (FORMATS.md 7.3 and 7.4, checked against CUDA 13.0):
+// host gcc) only in these CSVs. The formats (docs/formats.md 5.3 and 5.4, checked against CUDA 13.0):
 //   nvcc : "source file name , phase name , phase input files , phase output file , arch , tool, metric , unit"
 //   NVRTC: "File name, phase name, metric, unit"
 // Separators carry stray spaces, fields can be empty, and a header appears once per file (nvcc writes

@@ -28,7 +28,7 @@ struct ColumnDef {
 
 struct TableDef {
     std::string_view name;
-    std::string_view family;  // fact family from DESIGN.md section 3, e.g. "cache lookups"
+    std::string_view family;  // fact family, a "Family:" section of docs/trace-format.md, e.g. "cache lookups"
     std::string_view doc;
     std::vector<ColumnDef> columns;
 };

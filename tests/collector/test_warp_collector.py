@@ -62,7 +62,7 @@ def run(cmd, env, timeout=600):
 def main():
     if os.environ.get("COMPILESCOPE_SANITIZER_BUILD"):
         # The ctypes binding loads the sanitizer-instrumented collector into an uninstrumented Python,
-        # which the sanitizer runtime refuses; injected code is tested in the dev build (STYLE.md 12).
+        # which the sanitizer runtime refuses; injected code is tested in the dev build (docs/practices.md 12).
         print("SKIPPED: sanitizer build; the Python collector is tested in the dev preset")
         sys.exit(77)
     binary, source_dir = sys.argv[1], sys.argv[2]

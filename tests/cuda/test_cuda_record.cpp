@@ -49,7 +49,7 @@ int run(const std::string& cmd) { return std::system(cmd.c_str()); }
 std::string cliBinary() { return std::string(COMPILESCOPE_BINARY_DIR) + "/app/compilescope"; }
 
 // An LD_PRELOADed library loads before the sanitizer runtime, which then refuses to start
-// ("ASan runtime does not come first"): injected code is tested outside sanitizer builds (STYLE.md 12).
+// ("ASan runtime does not come first"): injected code is tested outside sanitizer builds (docs/practices.md 12).
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr bool kSanitizerBuild = true;
 #else

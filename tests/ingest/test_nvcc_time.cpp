@@ -1,5 +1,6 @@
-// nvcc --time and NVRTC --time CSV import: rows shaped as CUDA 13.0 prints them (FORMATS.md 7.3,
-// 7.4), malformed rows counted in stats, and, where nvcc is installed, a file nvcc itself wrote.
+// nvcc --time and NVRTC --time CSV import: rows shaped as CUDA 13.0 prints them
+// (docs/formats.md 5.3, 5.4), malformed rows counted in stats, and, where nvcc is installed, a file
+// nvcc itself wrote.
 #include "cli_runner.h"
 #include "core/trace/reader.h"
 #include "test_util.h"

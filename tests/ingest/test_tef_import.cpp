@@ -132,9 +132,9 @@ TEST(TefImport, RealNvrtcDeviceTimeTrace) {
     auto requested = dir.file("warp_demo_compile-time-trace.json");
     std::string cmd = std::string(COMPILESCOPE_NVRTC_DEMO) + " --time-trace " + requested + " > " + dir.file("demo.log") + " 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cs::test::readFile(dir.file("demo.log"));
-    // NVRTC appends ".json" to the name it is given (FORMATS.md 4.5 / 7.3), so Warp's file is doubled.
+    // NVRTC appends ".json" to the name it is given (docs/formats.md 2.2 / 5.3), so Warp's file is doubled.
     auto file = requested + ".json";
-    ASSERT_TRUE(std::filesystem::exists(file)) << "NVRTC no longer doubles .json; check FORMATS.md 7.3";
+    ASSERT_TRUE(std::filesystem::exists(file)) << "NVRTC no longer doubles .json; check docs/formats.md 5.3";
     auto head = cs::test::readFile(file).substr(0, 300);
     ASSERT_NE(head.find("\"isNVRTC\": 1"), std::string::npos) << head;
 

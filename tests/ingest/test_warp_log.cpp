@@ -1,4 +1,4 @@
-// Warp verbose-log import: every release's line shape (FORMATS.md 4.3, checked against NVIDIA/warp's
+// Warp verbose-log import: every release's line shape (docs/formats.md 2.1, checked against NVIDIA/warp's
 // context.py and ScopedTimer), with exact counts of events, compiled / cached, ms sums, distinct
 // identities and hashes per name; and the noise real logs carry (ANSI colours, CRLF, indentation, a
 // record glued after other output), malformed records counted in stats.

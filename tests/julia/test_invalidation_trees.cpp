@@ -1,4 +1,4 @@
-// The tree builder on in-memory lists, quoting SnoopCompile's semantics (FORMATS.md 1.4): depth
+// The tree builder on in-memory lists, quoting SnoopCompile's semantics (docs/formats.md 1.2): depth
 // climbing with dummy ancestors, mt_backedges closed by a signature, merge of identical
 // (method, reason) roots, the 1.12 edge list consolidated into the method trees, versions and tags
 // this build does not know reported instead of guessed, and the signature keys of the cost join.

@@ -110,7 +110,7 @@ inline FixtureCounts writeReportFixture(const std::string& path, const Labeler& 
         w.addKernelLaunch({.sessionId = sess, .trackId = track, .startNs = (1200 + 400 * i) * ms, .durNs = 2 * ms,
                            .name = I("kernel", "saxpy"), .gridX = 256, .gridY = 1, .gridZ = 1, .blockX = 256,
                            .blockY = 1, .blockZ = 1});
-    // Julia invalidation log (Julia <= 1.11: one list, RPN, FORMATS.md 1.3), the the Enzyme.jl #776 case (docs/invalidations.md) story: a
+    // Julia invalidation log (Julia <= 1.11: one list, RPN, docs/formats.md 1.1), the Enzyme.jl #776 case (docs/invalidations.md) story: a
     // package defines show on a Type, superseding a specialization that Enzyme.__init__ reaches.
     const char* items[][2] = {{"mi", "MethodInstance for Enzyme.Compiler.register_handlers()"},
                               {"int", "1"},

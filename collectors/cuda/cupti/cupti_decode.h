@@ -11,7 +11,7 @@
  * result without a driver. The injection library only moves these values into the collector C ABI.
  *
  * Record versions: CUDA 13.0 / CUPTI 13 deliver JIT activity as CUpti_ActivityJit2, kernels as
- * CUpti_ActivityKernel10 and overhead as CUpti_ActivityOverhead3 (FORMATS.md 7.1).
+ * CUpti_ActivityKernel10 and overhead as CUpti_ActivityOverhead3 (docs/formats.md 5.1).
  */
 #pragma once
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // The CUPTI injection library: the CUDA driver loads it when CUDA_INJECTION64_PATH names it and calls
-// InitializeInjection() during CUDA initialisation (FORMATS.md 7.2).
+// InitializeInjection() during CUDA initialisation (docs/formats.md 5.2).
 //
 // Why injection: the driver's JIT (PTX -> CUBIN, compute-cache loads and stores), module loads and
 // kernel launches happen inside the driver, invisible to the program and to the NVRTC interposer.

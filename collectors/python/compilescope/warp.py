@@ -3,7 +3,7 @@
 
 Why inside the process: Warp's log names a module, a 7-digit hash, the device, the block_dim and
 whether it was compiled or cached, but not why the hash moved. A module's identity is its live kernel
-set x module options x CUDA block_dim x generic instances (seed 002), and all four are visible on the
+set x module options x CUDA block_dim x generic instances (NVIDIA/warp's warp-compile-time-optimizer skill; docs/warp.md), and all four are visible on the
 Module object at load time. So this wraps Module.load and records, per load that really happened:
 name, full hash, device, block_dim, resolved options, the live kernels with their per-kernel hashes,
 generic instances, compiled / cached / error, duration, native compile time, generated source size

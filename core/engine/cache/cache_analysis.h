@@ -3,7 +3,7 @@
 //
 // Why one snapshot: the analyses build on each other (attribution needs the replay, the acceptance
 // check needs both, the holes need the replay's key ids), and the GUI must receive them whole from a
-// worker thread (STYLE.md 5). Computed once, never mutated, shared by const pointer.
+// worker thread (docs/practices.md 5). Computed once, never mutated, shared by const pointer.
 #pragma once
 
 #include "core/engine/cache/acceptance.h"

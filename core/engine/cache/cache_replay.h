@@ -5,7 +5,7 @@
 // miss. Replaying its cache rule over the recorded keys lets us say *why*, check the runtime's own
 // verdicts and counters, and rerun the same trace under a changed rule (whatif.h).
 //
-// The rule replayed (the ReactantNitro guide (docs/cache-replay.md) and DESIGN.md section 4):
+// The rule replayed (the ReactantNitro guide, restated in docs/cache-replay.md, The rules):
 //  - "Programs are keyed and stored once per process, not once per Nitro": one cache per session;
 //    a key is (cache, program, every component whose role is in the key, by name and digest).
 //  - A lookup hits iff an unpoisoned entry with an equal key exists; a miss creates the entry.

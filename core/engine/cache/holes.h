@@ -3,7 +3,7 @@
 // The ReactantNitro guide (docs/cache-replay.md), "Two holes in the key": "Constants reached from a method body are not in the key. A const
 // in your module, a global, an edited literal ... A value your model closed over is not in the key
 // either ... two experiments that differ only in a captured value produce the same key, and the
-// second reuses the first's program without any error." DESIGN.md section 4 turns this into two
+// second reuses the first's program without any error." docs/cache-replay.md ("Two holes in the key") turns this into two
 // checks on the graph fingerprint (a hash of the emitted program) a collector records:
 //  - same key, different fingerprint: the key missed a value that shapes the graph, so a program
 //    compiled for one value is served for another (stale program served);

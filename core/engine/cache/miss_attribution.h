@@ -3,9 +3,9 @@
 // Why: the runtime only counts misses. the ReactantNitro guide (docs/cache-replay.md) names what a user needs to know instead: "If misses
 // grows with steps, something in the key is moving per step; the usual causes are a GraphConst field
 // rebuilt with a new value, a schedule returning a type the field does not hold, or a batch whose
-// shapes vary." DESIGN.md section 4: "For each miss, find the nearest earlier entry of the same
-// program and name the components that differ, with before/after values ("shape of arg 2: 128x64 ->
-// 100x64")."
+// shapes vary." So each miss is set beside the nearest earlier entry of its program, and the
+// components that differ are named with their old and new values ("shape of arg 2: 128x64 -> 100x64";
+// docs/cache-replay.md, miss_attribution.*).
 //
 // The nearest entry is the earlier entry of the same program in the same process whose key differs
 // in the fewest components (the most recent one on a tie), so a run that alternates two shapes is

@@ -1,7 +1,8 @@
 // What-if replay: the same trace under a changed key rule.
 //
-// Why: DESIGN.md section 4, "Replay the same trace under a changed rule (exclude a component from the
-// key ...) and report the compiles and seconds saved." the ReactantNitro guide (docs/cache-replay.md) shows why both directions matter:
+// Why: a user who suspects a key component wants to know what changing the rule would buy before
+// changing the runtime, so we rerun the recorded lookups under the changed rule and count the compiles
+// and seconds saved (docs/cache-replay.md, whatif.*). The ReactantNitro guide (docs/cache-replay.md) shows why both directions matter:
 // excluding a field that changes per step turns every-step misses into hits (its "Device fields ...
 // hashing them would miss on every step"), and including one shows what a key that is too fine would
 // cost. A hit that exclusion creates is only safe if the program served is the same graph: where

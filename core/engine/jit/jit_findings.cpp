@@ -1,6 +1,6 @@
 // Findings of PyTorch and JAX logs, each with the fix users of those runtimes apply.
 //
-// Why these seven: they are what PyTorch and JAX users ask about (FORMATS.md sections 5 and 6):
+// Why these seven: they are what PyTorch and JAX users ask about (docs/formats.md sections 3 and 4):
 //   integer specialisation churn  one guard compares a Python int with a constant that goes 0, 1, 2,
 //                                 ... (pytorch#99091: `L['t'] == 0`, `== 1`, ...): a compile per value
 //   shape churn                   one input's size takes three or more values (pytorch#148179)

@@ -3,7 +3,7 @@
 // Why both directions live together: users paste `trees = invalidation_trees(...)` REPL output into
 // issues (Enzyme.jl #776 and many others); we import those pastes, and `compilescope trees` prints
 // our trees in the very same text so the two can be compared line by line. The grammar follows
-// SnoopCompile src/invalidations.jl `show(::MethodInvalidations)` and `showlist` (FORMATS.md 1.5):
+// SnoopCompile src/invalidations.jl `show(::MethodInvalidations)` and `showlist` (docs/formats.md 1.3):
 //   <reason> <method> invalidated:
 //      mt_backedges: <i>: signature <sig> triggered <MethodInstance> (<N> children)
 //      backedges: <i>: superseding <method> with <MethodInstance> (<N> children)

@@ -4,7 +4,7 @@
 // Why rebuild them here: SnoopCompile prints trees in a REPL, needs the very Julia session that made
 // the log, breaks whenever Julia changes the log (1.9, 1.10, 1.12), and never says what the
 // invalidations cost. We keep the raw items in the trace (table invalidation_items), build the
-// trees with SnoopCompile's semantics (FORMATS.md 1.3-1.4; SnoopCompile src/invalidations.jl, the
+// trees with SnoopCompile's semantics (docs/formats.md 1.1-1.2; SnoopCompile src/invalidations.jl, the
 // 2025 "logmeths"/"logedges" parser for Julia 1.12 and the earlier single-list parser for <= 1.11),
 // and join them with compile timings so each root carries the recompilation it caused.
 //

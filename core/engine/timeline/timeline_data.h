@@ -1,6 +1,6 @@
 // TimelineData: everything the timeline draws, read once from a trace into TimelineIndex lanes.
 //
-// Why one snapshot: the GUI thread must never touch SQLite (DESIGN.md 2). A worker thread builds
+// Why one snapshot: the GUI thread must never touch SQLite (docs/architecture.md, Rules; docs/practices.md 5). A worker thread builds
 // this immutable object and hands it over; from then on the view only queries memory. Each source
 // table with timestamps becomes lanes: spans by their track, and per session one runtime lane for
 // module loads, NVRTC / nvJitLink programs, driver JIT, kernel launches and compiler phases. Cache

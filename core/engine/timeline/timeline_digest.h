@@ -2,8 +2,8 @@
 // HTML report draws.
 //
 // Why buckets: a report must stay a few megabytes whatever the trace holds, and a lane drawn at 1000
-// pixels cannot show more than 1000 things anyway (STYLE.md: never hand a view more items than it
-// has pixels). Each event adds the part of its duration that overlaps a bucket to that bucket's busy
+// pixels cannot show more than 1000 things anyway (docs/practices.md 8: never hand a view more items
+// than it has pixels). Each event adds the part of its duration that overlaps a bucket to that bucket's busy
 // time, and counts in the bucket where it starts; a bucket's shade is its busy fraction, so a burst of
 // a million tiny spans and one long compile both stay visible. Instants (cache misses) are drawn as
 // ticks. One streaming pass per table with a few integers per event.

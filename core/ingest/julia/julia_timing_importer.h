@@ -3,7 +3,7 @@
 //
 // Why: these are the only places Julia says what it (re)compiled and for how long; joined with
 // invalidation trees they give each root its cost (core/engine/invalidation_load.h). Forms (checked
-// against JuliaLang/julia src/gf.c, base/timing.jl, base/loading.jl; FORMATS.md 1.6):
+// against JuliaLang/julia src/gf.c, base/timing.jl, base/loading.jl; docs/formats.md 1.4):
 //   #=   21.4 ms =# precompile(Tuple{typeof(Base.sort), Vector{Int64}})
 //   precompile(Tuple{typeof(f), Int64}) # recompile        (yellow on a colour terminal)
 //     0.140577 seconds (554.86 k allocations: 28.968 MiB, 79.65% compilation time: 100% of which was recompilation)

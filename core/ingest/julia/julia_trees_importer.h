@@ -1,7 +1,7 @@
 // Importer for SnoopCompile's printed `invalidation_trees` (REPL output pasted into an issue).
 //
 // Why: most reports of slow loads carry only this text. The grammar is SnoopCompile's
-// `show(::MethodInvalidations)` (FORMATS.md 1.5, core/engine/invalidation_printed.h): a tree header
+// `show(::MethodInvalidations)` (docs/formats.md 1.3, core/engine/julia/invalidation_printed.h): a tree header
 // `inserting <method> invalidated:` (or `deleting`, `Invalidating methods: ...`), then
 // `mt_backedges:` / `backedges:` entries with `(N children)`, continuation entries aligned under
 // the first (indices padded to the width of the count: " 1:" .. "12:"), `mt_disable:` with

@@ -24,7 +24,7 @@ std::string idText(const TefId& id) {
     return id.numeric ? std::to_string(id.num) : id.text;
 }
 
-// Event names of clang -ftime-trace and nvcc / NVRTC -fdevice-time-trace (FORMATS.md 7.5, 8.6):
+// Event names of clang -ftime-trace and nvcc / NVRTC -fdevice-time-trace (docs/formats.md 5.5, 6.2):
 // events with these names and no `cat` are compiler phases.
 bool isCompilerPhaseName(std::string_view n) {
     static constexpr std::array<std::string_view, 36> kNames = {

@@ -6,7 +6,7 @@
 // instantiations, cicc / ptxas phases and a runtime's own chrome trace on the same timeline as the
 // cache events CompileScope records.
 //
-// What the format looks like (FORMATS.md 7.5, 8.1, 8.6, checked against local CUDA 13.0 and clang):
+// What the format looks like (docs/formats.md 5.5, 6.1, 6.2, checked against local CUDA 13.0 and clang):
 // either a bare array of events or an object whose "traceEvents" member holds them; nvcc / NVRTC put
 // an empty `{}` event first and, in NVRTC's case, append `.json` to the requested file name. Events
 // carry `ph` (phase), `ts` / `dur` in microseconds (fractions allowed), `pid` / `tid`, `name`, `cat`,

@@ -6,7 +6,7 @@
 // every FX graph / AOT autograd cache lookup with its key's per-component hashes. Users run tlparse to
 // read it as HTML; we turn it into the trace so the cache replay can say which key component moved.
 //
-// Format (FORMATS.md section 5.1, tlparse src/lib.rs): each record is one glog line whose message is
+// Format (docs/formats.md section 3.1, tlparse src/lib.rs): each record is one glog line whose message is
 // a JSON envelope, then zero or more payload lines that start with a TAB; `has_payload` is the MD5 of
 // the payload (its lines without the TAB, joined by newlines). `{"str": [path, id]}` records intern
 // the file names that stack frames refer to by id. What each record becomes:

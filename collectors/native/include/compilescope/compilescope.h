@@ -2,7 +2,7 @@
  *
  * CompileScope native collector: the C ABI that runtimes call to record compile-cache activity.
  *
- * Why it looks like this (DESIGN.md section 2, STYLE.md 10-12):
+ * Why it looks like this (docs/architecture.md, Rules; docs/practices.md 10-12):
  *  - One small C header is the whole public surface, usable from C, C++, Python (ctypes) and Julia
  *    (ccall). Functions are extern "C", exported with CS_API; nothing else leaves the library.
  *  - Recording must cost nanoseconds and never bring SQLite into the traced process. Every event is

@@ -2,7 +2,7 @@
  *
  * CompileScope trace constants: the enumerations stored as integers in a .cstrace file.
  *
- * Why this header exists: DESIGN.md section 2 says collectors and the analysis core share only the
+ * Why this header exists: docs/architecture.md (Rules) says collectors and the analysis core share only the
  * trace format. The SQL schema lives in core/trace/schema.cpp; the numeric codes a collector must
  * agree on with that schema live here, once, in plain C so that any runtime (C, C++, Python via
  * ctypes, Julia via ccall) can use them. Values are part of trace format v1: never renumber, only
@@ -38,7 +38,7 @@ typedef enum cs_category {
 /* cache_lookups.verdict: what the runtime itself said about a lookup. */
 typedef enum cs_verdict { CS_VERDICT_UNKNOWN = 0, CS_VERDICT_HIT = 1, CS_VERDICT_MISS = 2 } cs_verdict;
 
-/* key_components.role: how a component takes part in a program key (seed 000, "What is in the key"). */
+/* key_components.role: how a component takes part in a program key (docs/cache-replay.md, "What is in the key"). */
 typedef enum cs_key_role {
     CS_ROLE_OTHER = 0,      /* in the key, role unknown */
     CS_ROLE_FUNCTION = 1,   /* function identity */
