@@ -2,6 +2,7 @@
 #include "core/engine/fix/julia_workload.h"
 
 #include "core/formats/julia_signature.h"
+#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <algorithm>
@@ -99,8 +100,8 @@ JuliaWorkload buildJuliaWorkload(const std::vector<JuliaInput>& statements) {
         if (it == w.packages.end()) it = w.packages.insert(w.packages.end(), {pkg, {}, 0});
         it->signatures.push_back(s.signature);
         if (s.ns >= 0) {
-            it->timedNs += s.ns;
-            w.timedNs += s.ns;
+            it->timedNs = util::satAdd(it->timedNs, s.ns);  // stored times are untrusted: no UB (issue 40)
+            w.timedNs = util::satAdd(w.timedNs, s.ns);
             w.timed = true;
         }
     }
