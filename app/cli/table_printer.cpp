@@ -1,5 +1,7 @@
 #include "table_printer.h"
 
+#include "core/util/utf8.h"
+
 #include <algorithm>
 
 namespace cs::cli {
@@ -13,9 +15,17 @@ size_t displayWidth(const std::string& s) {
     return n;
 }
 
+// Control characters and bytes that are not UTF-8 (a runtime name sent by anyone who can reach the
+// recorder's socket, issue 40) become '?': a table is valid UTF-8 text on one line per row.
 std::string clean(const std::string& s, size_t maxWidth) {
     std::string out;
-    for (unsigned char c : s) out += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t n = util::utf8SequenceLength(s, i);
+        if (n == 0 || c < 0x20 || c == 0x7f) out += '?';
+        else out.append(s, i, n);
+        i += n == 0 ? 1 : n;
+    }
     if (displayWidth(out) > maxWidth) {
         size_t keep = 0, seen = 0;
         while (keep < out.size() && seen < maxWidth - 3) {

@@ -52,6 +52,24 @@ TEST(Utf8Output, ModulesNeverCutsAHashInsideACharacter) {
     EXPECT_NE(runCli({"modules", path}).out.find("\xC3\xA9\xC3\xA9\xC3\xA9"), std::string::npos);
 }
 
+// Issue 40: a runtime name that is not UTF-8 (anyone who can reach the recorder's socket names a
+// session; 1,000 random connections left "f\xC6zz") was printed by `info` as it was.
+TEST(Utf8Output, NamesThatAreNotUtf8ArePrintedAsValidText) {
+    cs::test::TempDir dir;
+    std::string path = dir.file("n.cstrace");
+    {
+        cs::trace::TraceWriter w(path);
+        w.addSession({.runtime = w.intern("f\xC6zz"), .startNs = 0});
+        w.addSession({.runtime = w.intern("caf\xC3\xA9\xFF\xFE"), .startNs = 0});
+        w.finalize();
+    }
+    auto r = runCli({"info", path});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(firstInvalid(r.out), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("f?zz"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("caf\xC3\xA9??"), std::string::npos) << r.out;  // valid UTF-8 kept
+}
+
 // Issue 40: a file name with a newline (or an escape sequence) was printed raw, so one error became
 // two lines and a name could drive the terminal. Messages show it escaped; UTF-8 is kept.
 TEST(PrintablePath, EscapesControlCharactersOnly) {
