@@ -25,6 +25,20 @@ std::string readHead(const std::string& path, size_t max) {
 }
 
 namespace {
+// A failed import leaves nothing under the name asked for (issue 40): the writer's destructor commits
+// what it had, and that half trace (unsealed, so refused on reading) would sit where the user expects
+// a trace. Armed once the writer exists, so an output it refused (another writer's, or an existing
+// file without --force) is never touched.
+struct RemoveUnlessDone {
+    std::string path;
+    bool armed = false;
+    ~RemoveUnlessDone() {
+        if (!armed) return;
+        std::error_code ec;
+        for (const char* suffix : {"", "-journal", "-wal", "-shm"}) std::filesystem::remove(path + suffix, ec);
+    }
+};
+
 std::string firstLineForMessage(const std::string& head) {
     std::string line = head.substr(0, head.find('\n'));
     if (line.size() > 60) line = std::string(util::utf8Prefix(line, 60)) + "...";
@@ -59,8 +73,10 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
         chosen.push_back(imp);
     }
 
+    RemoveUnlessDone cleanup{request.output};  // destroyed after the writer
     trace::TraceWriter writer(request.output,
                               {.overwrite = request.overwrite, .creator = "compilescope import", .bulkImport = true});
+    cleanup.armed = true;
     std::vector<ImportedFile> results;
     std::optional<std::int64_t> joined;  // the one session of --join-sessions
     std::int64_t joinedEnd = 0;
@@ -106,6 +122,7 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
     }
     if (joined) writer.endSession(*joined, joinedEnd, std::nullopt);
     writer.finalize();
+    cleanup.armed = false;
     return results;
 }
 
