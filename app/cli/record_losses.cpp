@@ -29,7 +29,8 @@ constexpr Reason kReasons[] = {
     {"dropped_after_recording", "still buffered in processes that outlived the job",
      "record --wait-children SECONDS waits for them"},
     {"discarded_bytes", "bytes the recorder could not use", "see the trace's stats table"},
-    {"lost_at_exit", "a dead process's buffers were unreadable", "see the trace's stats table"},
+    {"lost_at_exit", "lost with a process that died (buffers unreadable, or threads beyond the arena's slots)",
+     "see the trace's stats table"},
     {"dropped_other", "unknown reason", "see the trace's stats table"},
 };
 

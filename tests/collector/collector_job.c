@@ -10,7 +10,8 @@
  *                                  (as worker pools do), then records M spans itself
  *   collector_job every            calls every event function of compilescope.h once
  *   collector_job exit CODE        records 5 spans and exits with CODE
- *   collector_job threads-exit N M N threads record M spans each, then the process ends with _exit(0)
+ *   collector_job threads-exit N M  records 1 span, then N threads record M spans each, then the
+ *                                  process ends with _exit(0)
  *   collector_job outlive FILE N STAY  forks a child that records N spans and writes its pid to FILE;
  *                                  the job (this process) then returns. The child waits until the job
  *                                  has ended; STAY 1: it then waits to be killed; STAY 0: it records N
@@ -188,6 +189,16 @@ static int recompiles(const char* doneFile, long waitMs) {
     return 0;
 }
 
+/* One span, a nap that lets the flusher make its first pass (so that with a long COMPILESCOPE_FLUSH_MS
+ * the burst stays unsent), N threads x M spans, then _exit(0) without cs_stop(). */
+static int threadsExit(int n, long m) {
+    spans("first", 1);
+    struct timespec nap = {0, 20000000};
+    nanosleep(&nap, NULL);
+    threads(n, m);
+    _exit(0);
+}
+
 static int outlive(const char* pidFile, int n, int stay) {
     const pid_t parent = getpid();
     struct timespec ms = {0, 1000000};
@@ -230,7 +241,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[1], "every")) rc = every();
     else if (!strcmp(argv[1], "recompiles") && argc == 4) rc = recompiles(argv[2], atol(argv[3]));
     else if (!strcmp(argv[1], "exit") && argc == 3) { spans("x", 5); rc = atoi(argv[2]); }
-    else if (!strcmp(argv[1], "threads-exit") && argc == 4) { threads(atoi(argv[2]), atol(argv[3])); _exit(0); }
+    else if (!strcmp(argv[1], "threads-exit") && argc == 4) rc = threadsExit(atoi(argv[2]), atol(argv[3]));
     else if (!strcmp(argv[1], "outlive") && argc == 5) rc = outlive(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc >= 2 && getenv("COLLECTOR_JOB_PRINT_DROPS"))
         fprintf(stdout, "dropped=%llu\n", (unsigned long long)cs_dropped_count());

@@ -195,12 +195,19 @@ TEST(RecordingLosses, ThreadsPastTheArenaSlotsOfAProcessEndingWithExitAreCounted
     // unsent until the _exit, so the test sees the whole loss.
     TempDir dir;
     const std::string trace = dir.file("t.cstrace");
-    const JobRun r = run(dir, "COMPILESCOPE_BUFFER_KB=65536 COMPILESCOPE_FLUSH_MS=1000 " + kCli + " record -o " + trace +
-                                  " -- " + kJob + " threads-exit 24 1000");
-    ASSERT_EQ(r.status, 0) << r.err;
-    const std::int64_t kept = one(trace, "SELECT count(*) FROM spans"), lost = counted(trace);
-    EXPECT_GT(lost, 0) << "8 of 24 threads had no arena slot";
-    EXPECT_EQ(kept + lost, 24000) << "kept " << kept << ", counted " << lost;
+    JobRun r{};
+    std::int64_t kept = 0, lost = 0;
+    // Whether the burst is still unsent at the _exit depends on when the flusher last ran: every try
+    // must account for all 24,001 spans; up to three tries to see the private rings' loss.
+    for (int attempt = 0; attempt < 3 && lost == 0; ++attempt) {
+        r = run(dir, "COMPILESCOPE_BUFFER_KB=65536 COMPILESCOPE_FLUSH_MS=1000 " + kCli + " record -o " + trace + " -- " +
+                         kJob + " threads-exit 24 1000");
+        ASSERT_EQ(r.status, 0) << r.err;
+        kept = one(trace, "SELECT count(*) FROM spans");
+        lost = counted(trace);
+        EXPECT_EQ(kept + lost, 24001) << "kept " << kept << ", counted " << lost;
+    }
+    ASSERT_GT(lost, 0) << "8 of 24 threads had no arena slot";
     EXPECT_EQ(one(trace, "SELECT count(*) FROM stats WHERE name = 'lost_at_exit' AND detail LIKE '%beyond the arena%'"), 1);
     EXPECT_NE(r.err.find(" events dropped ("), std::string::npos) << r.err;
 }
