@@ -9,6 +9,7 @@
 #include "app/plots/category_colors.h"
 
 #include <QGridLayout>
+#include <QTabWidget>
 #include <QGroupBox>
 #include <QLabel>
 #include <QTreeView>
@@ -94,10 +95,14 @@ OverviewView::OverviewView(QWidget* parent)
     grid->addWidget(boxed(QStringLiteral("Runtimes"), m_runtimeTable), 1, 0);
     grid->addWidget(boxed(QStringLiteral("Top findings"), m_findingsTable), 1, 1);
     grid->addWidget(boxed(QStringLiteral("Sessions"), m_sessionTable), 2, 0);
-    grid->addWidget(boxed(QStringLiteral("Trace problems"), problems), 2, 1);
     auto* figures = new FilteredTable(m_figures, QStringLiteral("Filter figures"));
     figures->setEmptyText(QStringLiteral("The figures follow once the trace is analysed."));
-    grid->addWidget(boxed(QStringLiteral("Every figure (the keys of compilescope info --json)"), figures), 3, 0, 1, 2);
+    // Problems first (what the trace lost); every keyed figure one tab away, so that at 1280 x 800
+    // the tables above keep room for their rows.
+    auto* lastCell = new QTabWidget(this);
+    lastCell->addTab(problems, QStringLiteral("Trace problems"));
+    lastCell->addTab(figures, QStringLiteral("Every figure (compilescope info --json)"));
+    grid->addWidget(lastCell, 2, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_loss);
     layout->addWidget(m_headline);
