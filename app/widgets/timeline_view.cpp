@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStackedWidget>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTabWidget>
@@ -120,7 +121,18 @@ TimelineView::TimelineView(QWidget* parent)
     m_tabs->addTab(m_details, QStringLiteral("Details"));
     m_tabs->addTab(rangePage, QStringLiteral("Range"));
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_plot);
+    m_plotPages = new QStackedWidget(this);
+    m_plotPages->addWidget(m_plot);
+    m_nothingToDraw = new QLabel(
+        QStringLiteral("Nothing to draw on a timeline: this trace records no event with a time (SnoopCompile's printed "
+                       "trees, an invalidation list or a log without timestamps have none). The other views list what it "
+                       "holds. To see compiles in time, record the program: compilescope record -o t.cstrace -- CMD"),
+        this);
+    m_nothingToDraw->setWordWrap(true);
+    m_nothingToDraw->setAlignment(Qt::AlignCenter);
+    m_nothingToDraw->setMargin(24);
+    m_plotPages->addWidget(m_nothingToDraw);
+    split->addWidget(m_plotPages);
     split->addWidget(m_tabs);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
@@ -239,6 +251,14 @@ QString TimelineView::hitText() const { return m_hitLabel->text(); }
 QString TimelineView::rangeHeadline() const { return m_rangeHeadline->text(); }
 
 void TimelineView::updateStatus() {
+    // Every trace read whole, and none holds a lane, a lookup or a step: a sentence, not a bare axis.
+    bool nothing = !m_plot->sources().empty();
+    for (const TimelineSource& s : m_plot->sources()) {
+        if (!s.data || s.data->outline || !s.data->lanes.empty()) nothing = false;
+        if (s.data)
+            for (const auto& m : s.data->marks) nothing = nothing && m.lookups.size() == 0 && m.steps.size() == 0;
+    }
+    m_plotPages->setCurrentIndex(nothing ? 1 : 0);
     m_status->setText(QStringLiteral("%1 items drawn · window %2").arg(m_plot->lastPaintItems()).arg(m_plot->windowText()));
     // The legend: what the colours on screen mean, and nothing that is not on screen.
     QString legend;
@@ -272,6 +292,7 @@ QList<QColor> TimelineView::legendColors() const {
 
 QString TimelineView::details() const { return m_details->toPlainText(); }
 QString TimelineView::statusText() const { return m_status->text(); }
+QString TimelineView::emptyText() const { return m_plotPages->currentIndex() == 1 ? m_nothingToDraw->text() : QString(); }
 
 void TimelineView::setLossText(const QString& text) { showLossBanner(m_loss, text); }
 QString TimelineView::lossBanner() const { return m_loss->isVisibleTo(this) ? m_loss->text() : QString(); }

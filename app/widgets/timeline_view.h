@@ -18,6 +18,7 @@ struct RowDetails;
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
+class QStackedWidget;
 class QTabWidget;
 class QToolButton;
 
@@ -45,6 +46,8 @@ public:
     // Where the trace of timeline source `source` is, for the details read on demand ("" = none).
     void setTracePath(std::function<QString(int source)> path) { m_tracePath = std::move(path); }
     QString statusText() const;
+    // The sentence shown instead of the plot when nothing has a time; "" while the plot shows.
+    QString emptyText() const;
     // The legend's entries, as drawn above the plot ("compile", "cache load", "cache miss", ...).
     QStringList legendEntries() const;
     QList<QColor> legendColors() const;  // each entry's colour, in the same order
@@ -84,6 +87,9 @@ private:
     FilteredTable* m_rangeTable;
     QLabel* m_rangeHeadline;
     QLabel* m_legend;
+    // The plot, or a sentence in its place when the traces hold nothing with a time (no bare axis).
+    QStackedWidget* m_plotPages = nullptr;
+    QLabel* m_nothingToDraw = nullptr;
     QToolButton* m_openInCache;
     QString m_needle;
     std::vector<TimelineSelection> m_hits;

@@ -6,6 +6,8 @@
 
 #include "app/models/summary_models.h"
 #include "app/widgets/overview_view.h"
+#include "app/widgets/timeline_view.h"
+#include "app/plots/timeline_plot.h"
 #include "test_util.h"
 
 #include "core/ingest/import_files.h"
@@ -31,6 +33,22 @@ TEST(OverviewWords, AnUntimedPyTorchLogReadsUnknownWithoutAShareAndNamesPyTorch)
     ASSERT_GT(sessions->rowCount(), 0);
     const QString runtime = sessions->index(0, 1).data().toString();
     EXPECT_EQ(runtime, QStringLiteral("PyTorch (imported TORCH_LOGS recompiles)"));
+}
+
+}  // namespace
+
+namespace {
+
+// A trace with nothing timed (SnoopCompile's printed trees) gets a sentence where the plot would be,
+// not a bare 0-1000 ns axis; a trace with spans keeps its plot (issue 39, empty states).
+TEST(TimelineEmptyState, NothingTimedSaysSoInsteadOfABareAxis) {
+    auto trees = cs::test::openWindow(cs::test::sourceDir() + "/tests/data/julia/printed_trees.txt");
+    ASSERT_TRUE(cs::test::waitFor([&] { return !trees->timeline()->emptyText().isEmpty(); }))
+        << "the plot shows a bare axis for a trace without times";
+    EXPECT_TRUE(trees->timeline()->emptyText().contains(QStringLiteral("Nothing to draw on a timeline")));
+    auto demo = cs::test::openWindow(cs::test::sourceDir() + "/resources/demo/demo.cstrace");
+    demo->timeline()->plot()->replot();
+    EXPECT_TRUE(demo->timeline()->emptyText().isEmpty()) << demo->timeline()->emptyText().toStdString();
 }
 
 }  // namespace
