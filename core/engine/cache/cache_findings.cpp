@@ -4,6 +4,7 @@
 // poisoned); a finding adds what a user acts on: the mechanism in plain words, the rows that prove
 // it, the compile time it cost, and the fix the guide gives. Kinds are stable ids ("cache.*").
 #include "core/engine/cache/cache_analysis.h"
+#include "core/engine/cache/runtime_words.h"
 
 #include "core/util/units.h"
 #include "core/util/saturating.h"
@@ -121,9 +122,13 @@ void acceptanceFindings(const CacheAnalysis& a, std::vector<Finding>& out) {
         Finding f = makeFinding("cache.compiled_twice", Severity::Warning);
         f.title = std::to_string(acc.counts.misses + acc.counts.loads - acc.counts.entries) + " program(s) compiled twice (misses " +
                   std::to_string(acc.counts.misses) + " != entries " + std::to_string(acc.counts.entries) + ")";
-        f.mechanism = "The cache_stats() counters are both cumulative, so a miss that is not also a new entry is a program "
-                      "compiled twice. Here the closure guard poisoned entries after a redefinition and the next "
-                      "handle recompiled them.";
+        // ReactantNitro's words (cache_stats(), its closure guard) only for its own cache (issue 39).
+        f.mechanism = usesReactantNitro(facts)
+                          ? "The cache_stats() counters are both cumulative, so a miss that is not also a new entry is a "
+                            "program compiled twice. Here the closure guard poisoned entries after a redefinition and the "
+                            "next handle recompiled them."
+                          : "Misses and entries both only grow, so a miss that is not also a new entry is a program "
+                            "compiled twice: an entry was dropped or replaced and the same key compiled again.";
         f.costNs = 0;
         std::vector<size_t> rows;
         for (const auto& e : a.replay.entries) {
