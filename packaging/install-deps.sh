@@ -15,6 +15,7 @@ PACKAGES=(
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
   xvfb xauth chromium
   python3 python3-venv python3-wheel
+  universal-ctags
   dpkg-dev desktop-file-utils appstream xdg-utils shared-mime-info libfile-mimeinfo-perl librsvg2-bin man-db
 )
 
