@@ -96,7 +96,7 @@ void printSchedule(std::ostream& out, const engine::build::BuildSchedule& s, std
     // The path's last steps are what ended the build: with --top N, the last N.
     for (size_t i = n > top ? n - top : 0; i < n; ++i) {
         const auto& p = s.criticalPath[i];
-        t.addRow({std::to_string(i + 1), p.output, "+" + util::formatDuration(util::satSub(p.startNs, buildStartNs)),
+        t.addRow({std::to_string(i + 1), p.output, util::formatOffset(util::satSub(p.startNs, buildStartNs)),
                   util::formatDuration(p.durNs)});
     }
     t.print(out, 100);
@@ -117,7 +117,7 @@ void printText(std::ostream& out, const std::string& label, const BuildReport& r
         TablePrinter t({"file", "start", "total", "frontend", "backend", "ninja"});
         for (size_t i = 0; i < r.files.size() && i < top; ++i) {
             const auto& f = r.files[i];
-            t.addRow({f.label, "+" + util::formatDuration(f.offsetNs), util::formatDuration(f.totalNs),
+            t.addRow({f.label, util::formatOffset(f.offsetNs), util::formatDuration(f.totalNs),
                       util::formatDuration(f.frontendNs), util::formatDuration(f.backendNs),
                       f.ninjaNs ? util::formatDuration(*f.ninjaNs) : "-"});
         }

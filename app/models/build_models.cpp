@@ -36,7 +36,7 @@ BuildFilesModel* makeBuildFilesModel(QObject* parent) {
               if (!f.output.empty()) tip += QStringLiteral("\nninja output: ") + qs(f.output);
               return QVariant(tip);
           }},
-         {QStringLiteral("Start"), [](const F& f) { return QVariant(QStringLiteral("+") + durationText(f.offsetNs)); },
+         {QStringLiteral("Start"), [](const F& f) { return QVariant(offsetText(f.offsetNs)); },
           [](const F& f) { return ns(f.offsetNs); }, kRight},
          durationColumn<F>(QStringLiteral("Frontend"), [](const F& f) { return f.frontendNs; }),
          durationColumn<F>(QStringLiteral("Backend"), [](const F& f) { return f.backendNs; }),
@@ -78,7 +78,7 @@ BuildPathModel* makeBuildPathModel(QObject* parent) {
         {{QStringLiteral("#"), [](const P& p) { return QVariant(QString::number(p.step)); }, [](const P& p) { return QVariant(p.step); },
           kRight},
          {QStringLiteral("Output"), [](const P& p) { return QVariant(qs(p.path.output)); }},
-         {QStringLiteral("Start"), [](const P& p) { return QVariant(QStringLiteral("+") + durationText(p.offsetNs)); },
+         {QStringLiteral("Start"), [](const P& p) { return QVariant(offsetText(p.offsetNs)); },
           [](const P& p) { return ns(p.offsetNs); }, kRight},
          durationColumn<P>(QStringLiteral("Duration"), [](const P& p) { return p.path.durNs; })},
         parent);

@@ -13,6 +13,12 @@ QString durationText(std::int64_t ns) {
     return text;
 }
 
+QString offsetText(std::int64_t ns) {
+    QString text = durationText(ns);
+    if (ns >= 0 && !text.isEmpty() && text.front().isDigit()) text.prepend(QLatin1Char('+'));
+    return text;
+}
+
 QString runtimeDisplayName(std::string_view runtime) {
     std::string_view id = runtime;
     const bool imported = id.rfind("import:", 0) == 0;

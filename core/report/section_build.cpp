@@ -91,7 +91,7 @@ void renderBuild(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
                 h.leaf("td", util::formatDuration(f.totalNs), {{"class", "num"}, {"data-v", f.totalNs}});
                 h.leaf("td", util::formatDuration(f.frontendNs), {{"class", "num"}, {"data-v", f.frontendNs}});
                 h.leaf("td", util::formatDuration(f.backendNs), {{"class", "num"}, {"data-v", f.backendNs}});
-                h.leaf("td", "+" + util::formatDuration(f.offsetNs), {{"class", "num"}, {"data-v", f.offsetNs}});
+                h.leaf("td", util::formatOffset(f.offsetNs), {{"class", "num"}, {"data-v", f.offsetNs}});
                 h.open("td");
                 fractionBar(h, static_cast<double>(f.totalNs) / static_cast<double>(most));
                 h.close();

@@ -56,7 +56,7 @@ void outcomeIcon(HtmlBuilder& h, CompileOutcome o) {
 
 std::string when(const TraceReport& t, const CompileEntry& e) {
     if (!e.startNs) return "-";
-    return "+" + util::formatDuration(util::satSub(*e.startNs, t.timeline.startNs));
+    return util::formatOffset(util::satSub(*e.startNs, t.timeline.startNs));
 }
 
 void outcomeCounts(HtmlBuilder& h, const CompileIndex& index) {

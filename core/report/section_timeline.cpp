@@ -45,7 +45,7 @@ void renderLane(HtmlBuilder& h, const Timeline& t, const TimelineLane& l, int ro
         }
         auto from = util::clampToInt64(b * nsPerBucket), to = util::clampToInt64((b + 1) * nsPerBucket);
         h.leaf("title", l.name + ": " + std::to_string(events) + " started, busy " + util::formatDuration(busy) +
-                            " (+" + util::formatDuration(from) + " .. +" + util::formatDuration(to) + ")");
+                            " (" + util::formatOffset(from) + " .. " + util::formatOffset(to) + ")");
         h.close();
     }
     h.close();
@@ -87,8 +87,7 @@ void renderTimeline(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             h.open("line", {{"class", "grid"}, {"x1", x}, {"x2", x}, {"y1", kAxisH - 4}, {"y2", height - 4}}).close();
             h.open("text", {{"class", "axis"}, {"x", x}, {"y", 14},
                             {"text-anchor", i == 0 ? "start" : i == 4 ? "end" : "middle"}})
-                .text("+")
-                .text(util::formatDuration(util::satSub(t.endNs, t.startNs) / 4 * i))
+                .text(util::formatOffset(util::satSub(t.endNs, t.startNs) / 4 * i))
                 .close();
         }
         for (size_t i = 0; i < t.lanes.size(); ++i) renderLane(h, t, t.lanes[i], static_cast<int>(i));

@@ -1,5 +1,6 @@
 #include "core/util/units.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -28,6 +29,12 @@ std::string formatDuration(std::int64_t ns) {
     if (a < 1e6) return sign + threeDigits(a / 1e3, "us");
     if (a < 1e9) return sign + threeDigits(a / 1e6, "ms");
     return sign + threeDigits(a / 1e9, "s");
+}
+
+std::string formatOffset(std::int64_t ns) {
+    std::string text = formatDuration(ns);
+    if (ns >= 0 && std::isdigit(static_cast<unsigned char>(text.front()))) text.insert(0, 1, '+');
+    return text;
 }
 
 std::string formatBytes(std::int64_t bytes) {

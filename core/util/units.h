@@ -10,6 +10,9 @@ namespace cs::util {
 
 // 1234567 -> "1.23 ms"; picks ns, us, ms, s with three significant digits.
 std::string formatDuration(std::int64_t ns);
+// An offset from a start: "+1.23 ms", "-4 ns"; a saturated one as formatDuration says it, without a
+// sign that would make it read as a value ("+> 292 years", "+-1 ns": issue 40).
+std::string formatOffset(std::int64_t ns);
 // 1536 -> "1.5 KiB"
 std::string formatBytes(std::int64_t bytes);
 // 1547576 -> "1,547,576"

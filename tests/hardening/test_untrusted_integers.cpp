@@ -48,6 +48,11 @@ void readWithEveryVerb(const cs::test::TempDir& dir, const std::string& trace) {
         EXPECT_EQ(r.out.find("9223372037 s"), std::string::npos) << args[0] << ":\n" << r.out;
         EXPECT_EQ(r.out.find("+-"), std::string::npos) << args[0] << ":\n" << r.out;
     }
+    // The report's offsets (build files, the compile index, the timeline's axis): no sign before a
+    // saturated figure or a negative one (issue 40).
+    const std::string html = cs::test::readFile(dir.file("r.html"));
+    for (const char* bad : {"+&gt; 292", "+&lt; -292", "+> 292", "+< -292", "+-"})
+        EXPECT_EQ(html.find(bad), std::string::npos) << bad;
 }
 }  // namespace
 

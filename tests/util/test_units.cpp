@@ -27,6 +27,16 @@ TEST(Units, SaturatedDurationsAreSaidNotShownAsValues) {
     EXPECT_EQ(cs::util::formatDuration(-1), "-1 ns");
 }
 
+// Issue 40: the build report and the compile index printed "+" before any offset: "+> 292 years
+// (saturated)" and "+-1 ns" read as values.
+TEST(Units, OffsetsCarryAPlusOnlyBeforeAValue) {
+    EXPECT_EQ(cs::util::formatOffset(1'500'000), "+1.50 ms");
+    EXPECT_EQ(cs::util::formatOffset(0), "+0 ns");
+    EXPECT_EQ(cs::util::formatOffset(-1), "-1 ns");
+    EXPECT_EQ(cs::util::formatOffset(INT64_MAX), "> 292 years (saturated)");
+    EXPECT_EQ(cs::util::formatOffset(INT64_MIN), "< -292 years (saturated)");
+}
+
 TEST(Units, FixedKeepsTheAskedDecimals) {
     EXPECT_EQ(cs::util::formatFixed(2.346, 2), "2.35");
     EXPECT_EQ(cs::util::formatFixed(1.0, 2), "1.00");
