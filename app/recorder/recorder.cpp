@@ -294,6 +294,8 @@ void Recorder::commitIfDue(bool force) {
 
 void Recorder::finalize() {
     if (m_failed && m_writer) {
+        // Closed first: what it committed stays, and the counts may still fit in the trace (issue 40).
+        m_writer.reset();
         const std::string line = reportWriteFailure(m_opt.output, m_failure);
         std::fprintf(stderr, "compilescope-recorder: %s\n", line.c_str());
     }

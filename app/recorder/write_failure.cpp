@@ -1,6 +1,7 @@
 #include "write_failure.h"
 
 #include "core/trace/write_note.h"
+#include "core/trace/write_note_stats.h"
 #include "core/util/units.h"
 
 #include <compilescope/wire_protocol.h>
@@ -94,7 +95,7 @@ std::size_t skipEvents(const unsigned char* data, std::size_t n, std::int64_t ev
 }
 
 std::string reportWriteFailure(const std::string& tracePath, const WriteFailure& f) {
-    trace::WriteNote note{f.reason, {}, f.droppedByCollectors, f.withoutArena};
+    trace::WriteNote note{f.reason, {}, f.droppedByCollectors, f.withoutArena, false};
     std::string byTable;
     std::int64_t total = 0;
     for (const auto& [table, n] : notStored(tracePath, f.received)) {
@@ -102,6 +103,9 @@ std::string reportWriteFailure(const std::string& tracePath, const WriteFailure&
         byTable += (byTable.empty() ? "" : ", ") + table + " " + util::formatCount(n);
         total += n;
     }
+    // In the trace too, when it still takes a small transaction (write_note_stats.h).
+    const std::string notInTrace = trace::storeWriteNoteStats(tracePath, note);
+    note.storedInTrace = notInTrace.empty();
     const bool saved = trace::saveWriteNote(tracePath, note);
     std::string line = tracePath + " holds what was committed before the write failed (" + f.reason + "); " +
                        util::formatCount(total) + " events received were not stored" +
@@ -112,6 +116,7 @@ std::string reportWriteFailure(const std::string& tracePath, const WriteFailure&
                 "`ulimit -f`, count theirs only in cs_dropped_count())";
     const std::string path = trace::writeNotePath(tracePath);
     line += saved ? "; this is also in " + path : "; " + path + " could not be written either";
+    line += notInTrace.empty() ? " and in the trace's stats" : "; the trace's stats could not take it (" + notInTrace + ")";
     return line;
 }
 

@@ -130,7 +130,7 @@ void readSamples(const trace::TraceReader& reader, TraceFacts& f) {
 // (core/trace/write_note.h): those counts are losses of this trace like its own stats rows.
 void addWriteNote(const std::string& tracePath, TraceFacts& f) {
     const auto note = trace::loadWriteNote(tracePath);
-    if (!note) return;
+    if (!note || note->storedInTrace) return;  // stored: the stats rows read above hold the counts
     const std::string from = " (from " + trace::writeNotePath(tracePath) + ")";
     const std::size_t before = f.stats.size();
     for (const auto& [table, n] : note->notStored)

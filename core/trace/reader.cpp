@@ -5,6 +5,7 @@
 #include "core/trace/sqlite_util.h"
 #include "core/trace/trace_error.h"
 #include "core/trace/unsealed_policy.h"
+#include "core/trace/write_failure_cause.h"
 
 #include <sqlite3.h>
 
@@ -45,6 +46,13 @@ std::string hex32(std::uint32_t v) {
     return buf;
 }
 
+// Why a file is shorter than its header says: a recording that hit a full disk left a note saying so
+// (write_failure_cause.h, issue 40); without one, most likely a copy.
+std::string cutShortCause(const std::string& path) {
+    const std::string cause = writeFailureCause(path);
+    return cause.empty() ? "the file was cut short, e.g. by an interrupted copy" : cause;
+}
+
 // Header checks that need no SQLite: returns the user_version.
 int checkHeader(const std::string& path) {
     namespace fs = std::filesystem;
@@ -76,11 +84,11 @@ int checkHeader(const std::string& path) {
     if (pagesValid && std::uint64_t{pages} * pageSize > size)
         throw TraceError(TraceErrorKind::Truncated, path,
                          "truncated at byte " + std::to_string(size) + " of " + std::to_string(std::uint64_t{pages} * pageSize) +
-                             " (the file was cut short, e.g. by an interrupted copy)");
+                             " (" + cutShortCause(path) + ")");
     if (size % pageSize != 0)
         throw TraceError(TraceErrorKind::Truncated, path,
                          "truncated at byte " + std::to_string(size) + ": not a whole number of " +
-                             std::to_string(pageSize) + "-byte pages");
+                             std::to_string(pageSize) + "-byte pages (" + cutShortCause(path) + ")");
     std::uint32_t appId = be32(&h[68]);
     int version = static_cast<int>(be32(&h[60]));
     if (appId != static_cast<std::uint32_t>(applicationId()))

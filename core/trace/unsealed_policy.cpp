@@ -2,6 +2,7 @@
 #include "core/trace/unsealed_policy.h"
 
 #include "core/trace/trace_error.h"
+#include "core/trace/write_failure_cause.h"
 #include "core/util/utf8.h"
 
 #include <fcntl.h>
@@ -28,16 +29,20 @@ void warnOnce(const std::string& path, const std::string& what) {
 }
 
 // Why the file is not sealed, in words; "" for a trace from before page checksums existed.
-std::string reason(const PageCheck& c) {
+std::string reason(const std::string& path, const PageCheck& c) {
     if (c.state == PageCheck::State::Stale)
         return "modified after it was sealed (its SQLite change counter moved on), so its page checksums no longer "
                "vouch for it";
     if (c.sealMark && c.reserved != kReservedBytes)
         return "its header no longer reserves the page checksums its pages carry (header byte 20 is " +
                std::to_string(c.reserved) + ", not " + std::to_string(kReservedBytes) + ")";
-    if (c.reserved == kReservedBytes)
+    if (c.reserved == kReservedBytes) {
+        // A recording that hit a full disk left a note saying so (issue 40): its cause, not a guess.
+        const std::string cause = writeFailureCause(path);
+        if (!cause.empty()) return "it has room for page checksums but none were written: " + cause;
         return "it has room for page checksums but none were written: a recording or import that never finished "
                "(killed, or its disk full), or a file changed by hand";
+    }
     if (c.reserved == 0) return "";
     return "its pages reserve " + std::to_string(c.reserved) + " bytes, not the " + std::to_string(kReservedBytes) +
            " of CompileScope's page checksums";
@@ -63,7 +68,7 @@ bool recordingInProgress(const std::string& path) {
 }
 
 std::string admitUnchecked(const std::string& path, const PageCheck& check) {
-    const std::string why = reason(check);
+    const std::string why = reason(path, check);
     if (why.empty()) {
         warnOnce(path, "written before page checksums existed; its figures cannot be verified");
         return "not checked: the trace was written before page checksums existed";

@@ -20,6 +20,7 @@ bool saveWriteNote(const std::string& tracePath, const WriteNote& note) {
     for (const auto& [table, n] : note.notStored) text += "not_stored." + table + "=" + std::to_string(n) + "\n";
     text += "dropped_by_collectors=" + std::to_string(note.droppedByCollectors) + "\n";
     if (note.processesWithoutArena) text += "processes_without_arena=" + std::to_string(note.processesWithoutArena) + "\n";
+    if (note.storedInTrace) text += "stored_in_trace=1\n";
     const std::string path = writeNotePath(tracePath);
     FILE* out = std::fopen(path.c_str(), "w");
     bool saved = out && std::fwrite(text.data(), 1, text.size(), out) == text.size();
@@ -46,6 +47,8 @@ std::optional<WriteNote> loadWriteNote(const std::string& tracePath) {
             note.droppedByCollectors = countOf(value);
         } else if (key == "processes_without_arena") {
             note.processesWithoutArena = countOf(value);
+        } else if (key == "stored_in_trace") {
+            note.storedInTrace = value == "1";
         }
     }
     if (!any) return std::nullopt;

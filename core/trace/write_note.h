@@ -21,6 +21,9 @@ struct WriteNote {
     std::vector<std::pair<std::string, std::int64_t>> notStored;  // not_stored.<table>=
     std::int64_t droppedByCollectors = 0;                      // dropped_by_collectors=
     std::int64_t processesWithoutArena = 0;                    // processes_without_arena=
+    // stored_in_trace=1: the trace's own stats hold these counts too (write_note_stats.h), so a
+    // reader takes them from there and not twice.
+    bool storedInTrace = false;
 };
 
 std::string writeNotePath(const std::string& tracePath);
