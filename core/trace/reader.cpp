@@ -112,9 +112,10 @@ std::string colTextOr(sqlite3_stmt* st, int i) {
 
 bool isCorruption(int rc) { return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB; }
 
-void checkSchema(const std::string& path, sqlite3* db) {
+void checkSchema(const std::string& path, sqlite3* db, int version) {
     std::set<std::string, std::less<>> known;
     for (const auto& t : schemaTables()) known.emplace(t.name);
+    for (const auto& t : derivedTables()) known.emplace(t.table.name);
     std::set<std::string, std::less<>> knownIndexes;
     for (const auto& i : schemaIndexes()) knownIndexes.emplace(i.name);
     std::set<std::string, std::less<>> present;
@@ -160,7 +161,14 @@ void checkSchema(const std::string& path, sqlite3* db) {
                          "holds no tables: a recording that never finished, copied without its write-ahead log (" +
                              std::filesystem::path(path).filename().string() +
                              "-wal). Copy that file beside it, or let the recording finish");
-    for (const auto& t : schemaTables()) {
+    // A table a later format version added (span_pyramid, v2) may be absent from an older trace
+    // (pyramid_migrate.h adds it); where present, its columns are checked as every table's are.
+    std::vector<const TableDef*> expected;
+    for (const auto& t : schemaTables()) expected.push_back(&t);
+    for (const auto& d : derivedTables())
+        if (version >= d.sinceVersion || present.count(d.table.name)) expected.push_back(&d.table);
+    for (const TableDef* table : expected) {
+        const TableDef& t = *table;
         if (!present.count(t.name))
             throw TraceError(TraceErrorKind::SchemaMismatch, path, "table \"" + std::string(t.name) + "\" is missing");
         std::set<std::string, std::less<>> cols;
@@ -269,7 +277,7 @@ std::unique_ptr<TraceReader> TraceReader::openChecked(const std::string& path, c
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, &ignored);
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, &ignored);
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
-    checkSchema(path, db);
+    checkSchema(path, db, version);
     if (unchecked) pageCheck = admitUnchecked(path, *unchecked);  // before any row is read
     reader->m_pageCheck = std::move(pageCheck);
     reader->m_pagesDeferred = deferPageCheck && !pagesChecked;

@@ -14,7 +14,8 @@ constexpr std::string_view PK = "PRIMARY KEY";
 constexpr std::string_view NN = "NOT NULL";
 constexpr std::string_view NONE = "";
 
-std::vector<TableDef> makeTables() {
+// The file's own facts and what was lost: meta, strings, enums, stats.
+std::vector<TableDef> formatTables() {
     return {
         {"meta", "format", "Key/value facts about the file: creator, creation time, source.",
          {{"key", "TEXT", PK, "name of the fact"}, {"value", "TEXT", NONE, "its value"}}},
@@ -31,6 +32,12 @@ std::vector<TableDef> makeTables() {
           {"source", "TEXT", NN, "who counted: importer id, collector, recorder"},
           {"count", "INTEGER", NN, "how many"},
           {"detail", "TEXT", NONE, "first example: position and reason"}}},
+    };
+}
+
+// Processes, lanes and what ran on them: sessions, tracks, spans and their arguments, flows, steps.
+std::vector<TableDef> timelineTables() {
+    return {
         {"sessions", "sessions", "One recorded process, or one imported file.",
          {{"id", "INTEGER", PK, "session id"},
           {"pid", "INTEGER", NONE, "process id (NULL for imports)"},
@@ -77,6 +84,12 @@ std::vector<TableDef> makeTables() {
           {"step", "INTEGER", NN, "step number as the runtime counts it (first = 1)"},
           {"epoch", "INTEGER", NONE, "epoch number"},
           {"label_sid", "INTEGER", NONE, "e.g. train, validate"}}},
+    };
+}
+
+// Compiled-program caches and what invalidates them: lookups, keys, counters, methods, closures, invalidations.
+std::vector<TableDef> cacheTables() {
+    return {
         {"cache_lookups", "cache lookups", "One lookup of a compiled program in a runtime's cache.",
          {{"id", "INTEGER", PK, "lookup id"},
           {"session_id", "INTEGER", NN, "sessions.id"},
@@ -125,6 +138,12 @@ std::vector<TableDef> makeTables() {
           {"ordinal", "INTEGER", NN, "position in the list, from 0"},
           {"kind", "INTEGER", NN, "enum invalidation_item_kind"},
           {"text_sid", "INTEGER", NONE, "the item as Julia printed it"}}},
+    };
+}
+
+// Warp-style module loads.
+std::vector<TableDef> moduleTables() {
+    return {
         {"module_loads", "modules", "Warp-style module loads: one row per load attempt.",
          {{"id", "INTEGER", PK, "load id"},
           {"session_id", "INTEGER", NN, "sessions.id"},
@@ -149,6 +168,12 @@ std::vector<TableDef> makeTables() {
           {"kernel_sid", "INTEGER", NN, "kernel or function name"},
           {"digest_sid", "INTEGER", NONE, "per-kernel hash"},
           {"generic_sid", "INTEGER", NONE, "generic instance signature; NULL if not generic"}}},
+    };
+}
+
+// CUDA compiles, JIT, modules and launches, and compiler phase timings.
+std::vector<TableDef> cudaTables() {
+    return {
         {"cuda_programs", "cuda", "NVRTC compiles and nvJitLink links.",
          {{"id", "INTEGER", PK, "program id"},
           {"session_id", "INTEGER", NN, "sessions.id"},
@@ -218,6 +243,33 @@ std::vector<TableDef> makeTables() {
           {"dur_ns", "INTEGER", NN, "duration, ns"},
           {"parent_id", "INTEGER", NONE, "phase_timings.id of the enclosing phase"}}},
     };
+}
+
+// Every table in creation order (the writer's table enum follows it), in groups so that each
+// declaration stays readable (issue 38: no function over 120 lines).
+std::vector<TableDef> makeTables() {
+    std::vector<TableDef> all;
+    for (auto group : {formatTables, timelineTables, cacheTables, moduleTables, cudaTables})
+        for (auto& t : group()) all.push_back(std::move(t));
+    return all;
+}
+
+// Format v2. Rows are keyed (track, level, bucket) and updated in place as spans arrive, so the
+// table has no rowid of its own.
+std::vector<DerivedTableDef> makeDerivedTables() {
+    DerivedTableDef pyramid{
+        {"span_pyramid", "spans",
+         "Level-of-detail summary of each lane's spans: fixed time buckets per level (pyramid.h).",
+         {{"track_id", "INTEGER", NN, "tracks.id"},
+          {"level", "INTEGER", NN, "0 = finest; a bucket of level L is 2^(18 + 2 L) ns wide (262 us at level 0)"},
+          {"bucket", "INTEGER", NN, "floor(start_ns / width): the bucket covers [bucket * width, (bucket + 1) * width)"},
+          {"count", "INTEGER", NN, "spans of the lane that start in the bucket"},
+          {"busy_ns", "INTEGER", NN, "sum of their durations, ns (NULL and negative count as 0; saturates)"},
+          {"longest_ns", "INTEGER", NN, "the longest of their durations, ns"},
+          {"category", "INTEGER", NN, "enum category of the longest (dominant) span; the lowest code on a tie"}}},
+        2,
+        "track_id, level, bucket"};
+    return {pyramid};
 }
 
 std::vector<IndexDef> makeIndexes() {
@@ -321,6 +373,17 @@ const std::vector<IndexDef>& schemaIndexes() {
     return indexes;
 }
 
+const std::vector<DerivedTableDef>& derivedTables() {
+    static const std::vector<DerivedTableDef> tables = makeDerivedTables();
+    return tables;
+}
+
+const DerivedTableDef* findDerivedTable(std::string_view name) {
+    for (const auto& t : derivedTables())
+        if (t.table.name == name) return &t;
+    return nullptr;
+}
+
 const TableDef* findTable(std::string_view name) {
     for (const auto& t : schemaTables())
         if (t.name == name) return &t;
@@ -344,6 +407,15 @@ std::string createTableSql(const TableDef& table) {
         }
     }
     sql += ") STRICT";
+    return sql;
+}
+
+std::string createTableSql(const DerivedTableDef& table) {
+    std::string sql = createTableSql(table.table);
+    sql.resize(sql.size() - std::string_view(") STRICT").size());
+    sql += ", PRIMARY KEY (";
+    sql += table.primaryKey;
+    sql += ")) STRICT, WITHOUT ROWID";
     return sql;
 }
 

@@ -39,14 +39,27 @@ struct IndexDef {
     std::string_view columns;  // comma separated
 };
 
-// Every table of format v1, in creation order.
+// Every fact table, in creation order (v1 and later).
 const std::vector<TableDef>& schemaTables();
+
+// A table that summarises fact tables (format v2: `span_pyramid`, pyramid.h). The writer derives its
+// rows from the rows it stores and keeps them current; it is never copied between traces, exported
+// or counted as facts, which is why it is not among schemaTables(). A trace older than
+// `sinceVersion` lacks it (the reader accepts that; pyramid_migrate.h adds it).
+struct DerivedTableDef {
+    TableDef table;
+    int sinceVersion;
+    std::string_view primaryKey;  // columns of its PRIMARY KEY; the table is WITHOUT ROWID
+};
+const std::vector<DerivedTableDef>& derivedTables();
+const DerivedTableDef* findDerivedTable(std::string_view name);
 // Indexes of every trace (created with the tables; the writer maintains them as rows arrive).
 const std::vector<IndexDef>& schemaIndexes();
 const TableDef* findTable(std::string_view name);
 
 // CREATE TABLE statement of one table.
 std::string createTableSql(const TableDef& table);
+std::string createTableSql(const DerivedTableDef& table);
 // INSERT statement with one `?` per column, in declaration order, for `rows` rows at once.
 std::string insertSql(const TableDef& table, int rows = 1);
 

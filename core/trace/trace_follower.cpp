@@ -2,6 +2,7 @@
 #include "core/trace/trace_follower.h"
 
 #include "core/trace/reader.h"
+#include "core/trace/pyramid.h"
 #include "core/trace/schema.h"
 #include "core/trace/sqlite_util.h"
 #include "core/trace/trace_error.h"
@@ -177,6 +178,7 @@ void TraceFollower::createMirror() {
         execSql(m_mirror, "PRAGMA synchronous=OFF");
         execSql(m_mirror, "BEGIN");
         for (const TableDef& t : schemaTables()) execSql(m_mirror, createTableSql(t));
+        for (const DerivedTableDef& t : derivedTables()) execSql(m_mirror, createTableSql(t));
         for (const IndexDef& idx : schemaIndexes())
             execSql(m_mirror, "CREATE INDEX " + std::string(idx.name) + " ON " + std::string(idx.table) + "(" +
                                   std::string(idx.columns) + ")");
@@ -276,6 +278,11 @@ TraceFollower::PollResult TraceFollower::poll() {
                 result.appended.push_back({t.name, rows});
             }
         }
+        // The mirror's pyramid is summed from the spans this poll copied, on the mirror itself: the
+        // recording's pyramid rows change in place and have no rowid to follow (pyramid.h).
+        for (std::size_t i = 0; i < m_tables.size(); ++i)
+            if (m_tables[i].name == "spans" && marks[i] > m_tables[i].watermark)
+                addSpansToPyramid(m_mirror, m_tables[i].watermark, marks[i]);
         execSql(m_mirror, "COMMIT");
         writing = false;
     } catch (const std::runtime_error& e) {

@@ -4,6 +4,7 @@
 #include "core/trace/page_seal.h"
 
 #include "core/trace/batch_inserter.h"
+#include "core/trace/pyramid.h"
 #include "core/trace/row_batch.h"
 #include "core/trace/schema.h"
 #include "core/trace/sqlite_util.h"
@@ -127,15 +128,18 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
         }
         execSql(raw, "BEGIN");
         for (const auto& t : tables) execSql(raw, createTableSql(t));
+        for (const auto& t : derivedTables()) execSql(raw, createTableSql(t));
         // Indexes from the start: a live viewer reading a trace being recorded needs them, and
         // maintaining them on the SQLite thread (rows mostly arrive in time order) costs less than
         // building them at the end, when nothing else is left to overlap with.
         createIndexes(raw);
         m_inserter = std::make_unique<BatchInserter>(raw, tables);
+        m_pyramidUpsert = std::make_unique<PyramidUpsert>(raw);
     } catch (const std::runtime_error& e) {
         fail(std::string("cannot create trace: ") + e.what());
     }
     m_batch = std::make_unique<RowBatch>(TableCount);
+    m_pyramid = std::make_unique<PyramidBuilder>();
     m_queue = std::make_unique<WriteQueue>(m_options.background);
     m_nextIds.assign(TableCount, 1);
     for (const auto& e : enumRows()) insert(Enums, {e.type, e.value, e.name});
@@ -156,6 +160,7 @@ TraceWriter::~TraceWriter() {
     }
     m_queue.reset();  // joins the SQLite thread before the statements and the connection close
     m_inserter.reset();
+    m_pyramidUpsert.reset();
     try {
         // Also after an error: the rows inserted before the failing one are kept.
         execSql(m_db.get(), "COMMIT");
@@ -183,8 +188,13 @@ void TraceWriter::handOff() {
         }
     }
     if (!m_batch) m_batch = std::make_unique<RowBatch>(TableCount);
-    m_queue->post([this, batch] {
+    // The pyramid's deltas of these rows go in with them, in the same transaction: a reader that
+    // sees a span sees it summarised (pyramid.h).
+    std::vector<PyramidBucket> deltas;
+    if (!m_pyramid->empty()) deltas = m_pyramid->take();
+    m_queue->post([this, batch, deltas = std::move(deltas)] {
         m_inserter->insert(*batch);
+        if (!deltas.empty()) m_pyramidUpsert->write(deltas);
         m_rowsInTransaction += static_cast<std::int64_t>(batch->rows());
         // A bulk import has no readers to show rows to: one transaction, each page written once.
         if (!m_options.bulkImport && m_rowsInTransaction >= m_options.rowsPerTransaction) {
@@ -252,8 +262,22 @@ void TraceWriter::insertValues(int table, const Value* values, size_t count) {
             b.add(Cell{});
         }
     }
+    if (table == Spans) addToPyramid(values, count);
     ++m_rows;
     if (b.rows() >= kBatchRows || b.bytes() >= kBatchBytes) handOff();
+}
+
+// A span row (id, track_id, start_ns, dur_ns, category, ...) as the pyramid sums it. A row copied
+// raw whose key columns are not integers is left out of the pyramid (SQLite's STRICT table refuses
+// it anyway, and the writer reports that).
+void TraceWriter::addToPyramid(const Value* values, size_t count) {
+    if (count < 5) return;
+    const auto* track = std::get_if<std::int64_t>(&values[1].v);
+    const auto* start = std::get_if<std::int64_t>(&values[2].v);
+    const auto* dur = std::get_if<std::int64_t>(&values[3].v);
+    const auto* category = std::get_if<std::int64_t>(&values[4].v);
+    if (!track || !start || !category) return;
+    m_pyramid->add(*track, *start, dur ? std::optional<std::int64_t>(*dur) : std::nullopt, static_cast<int>(*category));
 }
 
 std::int64_t TraceWriter::nextId(int table) { return m_nextIds[static_cast<size_t>(table)]++; }
@@ -510,6 +534,7 @@ void TraceWriter::finalize() {
     checkError();
     m_queue.reset();
     m_inserter.reset();
+    m_pyramidUpsert.reset();
     // Leaving WAL mode needs the file to itself: a live viewer's poll (trace_follower.h) holds a
     // connection for a moment, and SQLite does not wait for it here. Retry for up to 60 s: a late
     // finalize costs nothing, a failed one leaves the trace unsealed and in WAL mode.

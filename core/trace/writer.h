@@ -34,6 +34,8 @@ struct sqlite3;
 namespace cs::trace {
 
 class BatchInserter;
+class PyramidBuilder;
+class PyramidUpsert;
 class RowBatch;
 class WriteQueue;
 
@@ -123,6 +125,7 @@ private:
     struct Value;
     void insert(int table, std::initializer_list<Value> values);
     void insertValues(int table, const Value* values, size_t count);
+    void addToPyramid(const Value* values, size_t count);
     std::int64_t nextId(int table);
     void flushStats();
     void handOff();  // queues the current batch for insertion
@@ -136,6 +139,8 @@ private:
     OutputLock m_lock;  // declared before m_db: released only after SQLite closed the file
     std::unique_ptr<sqlite3, void (*)(sqlite3*)> m_db;
     std::unique_ptr<BatchInserter> m_inserter;  // used by queued jobs only
+    std::unique_ptr<PyramidUpsert> m_pyramidUpsert;  // used by queued jobs only
+    std::unique_ptr<PyramidBuilder> m_pyramid;  // span_pyramid deltas of the rows not yet handed off
     std::int64_t m_rowsInTransaction = 0;       // used by queued jobs only
     std::unique_ptr<RowBatch> m_batch;          // rows not yet handed off
     std::mutex m_poolMutex;

@@ -57,7 +57,7 @@ TEST(Cli, UnknownCommand) {
 TEST(Cli, VersionNamesFormat) {
     auto r = runCli({"--version"});
     EXPECT_EQ(r.status, 0);
-    EXPECT_NE(r.out.find("trace format v1"), std::string::npos);
+    EXPECT_NE(r.out.find("trace format v2"), std::string::npos);
 }
 
 TEST(Cli, SubcommandHelp) {

@@ -96,7 +96,7 @@ TEST(ReaderErrors, NewerFormatVersionNamesBothVersions) {
     auto path = validTrace(dir, "new.cstrace");
     exec(path, "PRAGMA user_version=7");
     auto err = expectInfoFails(path, "trace format v7 is newer");
-    EXPECT_NE(err.find("(v1)"), std::string::npos) << err;
+    EXPECT_NE(err.find("(v2)"), std::string::npos) << err;
     EXPECT_EQ(kindOf(path), TraceErrorKind::NewerVersion);
 }
 

@@ -102,7 +102,7 @@ TEST(TraceRoundTrip, EveryFactFamilyEveryField) {
     auto r = TraceReader::open(path);
     auto sid = [&](const std::string& t) { return s(ids.at(t)); };
     EXPECT_EQ(r->meta("source_host"), "ci-7");
-    EXPECT_EQ(r->meta("format_version"), "1");
+    EXPECT_EQ(r->meta("format_version"), "2");
     EXPECT_EQ(r->str(ids["cuda:0"]), "cuda:0");
 
     EXPECT_EQ(rows(*r, "sessions"),

@@ -15,7 +15,7 @@
 /* `PRAGMA application_id` of every trace: the ASCII bytes "CSTR". */
 #define CS_TRACE_APPLICATION_ID 0x43535452
 /* `PRAGMA user_version`: the trace format version this header describes. */
-#define CS_TRACE_FORMAT_VERSION 1
+#define CS_TRACE_FORMAT_VERSION 2
 
 /* spans.category: what kind of work a span covers. */
 typedef enum cs_category {
