@@ -25,19 +25,138 @@ bool endsWith(std::string_view s, std::string_view p) {
 }
 }  // namespace
 
+namespace {
+
 // A small state machine: the last tree header opens a tree, the last section label
 // (mt_backedges / backedges / mt_disable) says what a continuation line adds to. Anything that does
 // not fit is counted once per kind of problem with its first example, so a paste with a thousand
 // damaged lines still yields one readable note and every tree that could be read.
-void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest& f) {
-    enum class Section { None, Mt, Be, Disable } section = Section::None;
-    MethodInvalidations* tree = nullptr;
-    std::int64_t unreadable = 0, elided = 0;
-    std::string firstUnreadable;
-    auto bad = [&](std::string_view line) {
+class PrintedTreeParser {
+public:
+    explicit PrintedTreeParser(InvalidationForest& forest) : f(forest) {}
+
+    void line(const std::string& raw) {
+        ++f.printedLines;
+        std::string_view t = trimmed(raw);
+        switch (classifyPrintedLine(raw)) {
+        case PrintedLineKind::Blank: return;
+        case PrintedLineKind::VectorHeader: return onVectorHeader(t);
+        case PrintedLineKind::Elision:
+            ++elided;
+            tree = nullptr;
+            return;
+        case PrintedLineKind::TreeHeader: return onTreeHeader(t);
+        case PrintedLineKind::TreeBody:
+        case PrintedLineKind::Other: return onBody(raw, t);
+        }
+    }
+
+    void finish() {
+        if (unreadable)
+            f.problems.push_back({"printed tree lines this build cannot read, e.g. \"" + firstUnreadable + "\"", unreadable});
+        if (elided) f.problems.push_back({"printed trees elided with ⋮ (not in the paste)", elided});
+        if (f.orphanLines)
+            f.problems.push_back({"printed tree lines without a tree header before them that are not entries (orphans)", f.orphanLines});
+    }
+
+private:
+    enum class Section { None, Mt, Be, Disable };
+    enum class BodyLine { MtLabel, BeLabel, DisableLabel, DisableMore, MtCache, Continuation, Unreadable };
+
+    void onVectorHeader(std::string_view t) {
+        tree = nullptr;
+        std::int64_t n = toInt(t.substr(0, t.find('-')));
+        f.declaredTrees = f.declaredTrees.value_or(0) + n;
+    }
+
+    void onTreeHeader(std::string_view t) {
+        MethodInvalidations t2;
+        if (startsWith(t, "Invalidating methods: ")) {
+            t2.multiMethodHeader = true;
+            t2.method = std::string(t.substr(22));
+            for (auto m : splitTopLevel(t2.method, ',')) t2.methods.emplace_back(m);
+        } else {
+            for (auto r : formats::kTreeReasons)
+                if (startsWith(t, r)) {
+                    t2.reason = r == "inserting "   ? InvalidationReason::Inserting
+                                : r == "deleting "  ? InvalidationReason::Deleting
+                                : r == "rebinding " ? InvalidationReason::Rebinding
+                                                    : InvalidationReason::Unknown;
+                    t2.method = std::string(t.substr(r.size(), t.size() - r.size() - 13));
+                    break;
+                }
+        }
+        f.trees.push_back(std::move(t2));
+        tree = &f.trees.back();
+        section = Section::None;
+    }
+
+    void onBody(std::string_view raw, std::string_view t) {
+        if (!tree && !openOrphan(t)) return;
+        if (!bodyLine(t)) bad(raw);
+    }
+
+    // An entry before any header (a paste that starts mid-tree) is kept in an orphan tree with its
+    // children count; its section is named by the entry itself. Anything else there is an orphan line.
+    bool openOrphan(std::string_view t) {
+        std::string_view body = t;
+        for (std::string_view label : {"mt_backedges: ", "backedges: "})
+            if (startsWith(body, label)) body = body.substr(label.size());
+        auto colon = body.find(": ");
+        auto rest = colon == std::string_view::npos ? std::string_view() : body.substr(colon + 2);
+        Section s = startsWith(rest, "superseding ") ? Section::Be : startsWith(rest, "signature ") ? Section::Mt : Section::None;
+        if (s == Section::None) {
+            ++f.orphanLines;
+            return false;
+        }
+        MethodInvalidations orphan;
+        orphan.reason = InvalidationReason::Unknown;
+        orphan.method = "(tree header not in the paste)";
+        orphan.orphan = true;
+        f.trees.push_back(std::move(orphan));
+        tree = &f.trees.back();
+        section = s;
+        return true;
+    }
+
+    BodyLine kindOf(std::string_view t) const {
+        if (startsWith(t, "mt_backedges: ")) return BodyLine::MtLabel;
+        if (startsWith(t, "backedges: ")) return BodyLine::BeLabel;
+        if (startsWith(t, "mt_disable: ")) return BodyLine::DisableLabel;
+        if (section == Section::Disable && startsWith(t, "+") && endsWith(t, " more")) return BodyLine::DisableMore;
+        if (endsWith(t, " mt_cache") && allDigits(t.substr(0, t.size() - 9))) return BodyLine::MtCache;
+        if (section == Section::Mt || section == Section::Be) return BodyLine::Continuation;
+        return BodyLine::Unreadable;
+    }
+
+    // One line inside a tree; false when it cannot be read.
+    bool bodyLine(std::string_view t) {
+        switch (kindOf(t)) {
+        case BodyLine::MtLabel:
+            section = Section::Mt;
+            return addEntry(t.substr(14));
+        case BodyLine::BeLabel:
+            section = Section::Be;
+            return addEntry(t.substr(11));
+        case BodyLine::DisableLabel:
+            section = Section::Disable;
+            tree->mtDisable.emplace_back(t.substr(12));
+            tree->mtDisableCount = 1;
+            return true;
+        case BodyLine::DisableMore: tree->mtDisableCount += toInt(t.substr(1, t.size() - 6)); return true;
+        case BodyLine::MtCache: tree->mtCacheCount = toInt(t.substr(0, t.size() - 9)); return true;
+        case BodyLine::Continuation: return addEntry(t);
+        case BodyLine::Unreadable: break;
+        }
+        return false;
+    }
+
+    void bad(std::string_view line) {
         if (!unreadable++) firstUnreadable = std::string(util::utf8Prefix(trimmed(line), 120));
-    };
-    auto addEntry = [&](std::string_view body) {
+    }
+
+    // "12: signature ... triggered MethodInstance for ... (N children)" or "superseding ... with ...".
+    bool addEntry(std::string_view body) {
         body = trimmed(body);  // indices are right-aligned: " 1:" .. "12:"
         auto colon = body.find(": ");
         if (colon == std::string_view::npos || !allDigits(body.substr(0, colon))) return false;
@@ -50,127 +169,57 @@ void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest
         size_t open = childrenAt(body, count, suffix);
         if (open == std::string_view::npos) return false;
         auto head = body.substr(0, open);
-        auto node = [&](std::string_view mi) {
-            auto id = static_cast<std::int32_t>(f.nodes.size());
-            f.nodes.push_back(InvalidationNode{.mi = f.keep(std::string(mi)), .hiddenChildren = count});
-            return id;
-        };
-        // The MethodInstance is the only part that always starts with a fixed prefix; signatures and
-        // methods may contain anything, so the split is made at " triggered MethodInstance for ".
-        if (section == Section::Mt && startsWith(head, "signature ")) {
-            size_t trig = head.find(" triggered MethodInstance for ");
-            if (trig == std::string_view::npos) trig = head.rfind(" triggered ");
-            if (trig == std::string_view::npos) return false;
-            std::string_view sig = head.substr(10, trig - 10);
-            std::string formerly;
-            size_t fm = sig.find(" (formerly ");
-            if (fm != std::string_view::npos && endsWith(sig, ")")) {
-                formerly = std::string(sig.substr(fm + 11, sig.size() - fm - 12));
-                sig = sig.substr(0, fm);
-            }
-            tree->mtBackedges.push_back({.signature = std::string(sig), .formerly = formerly,
-                                         .root = node(head.substr(trig + 11)), .suffix = suffix});
-            return true;
-        }
-        if (section == Section::Be && startsWith(head, "superseding ")) {
-            size_t with = head.find(" with MethodInstance for ");
-            if (with == std::string_view::npos) with = head.rfind(" with ");
-            if (with == std::string_view::npos) return false;
-            tree->backedges.push_back({.superseded = std::string(head.substr(12, with - 12)),
-                                       .root = node(head.substr(with + 6)), .suffix = suffix});
-            return true;
-        }
+        if (section == Section::Mt && startsWith(head, "signature ")) return addMtEntry(head, count, std::move(suffix));
+        if (section == Section::Be && startsWith(head, "superseding ")) return addBeEntry(head, count, std::move(suffix));
         return false;
-    };
-
-    for (const auto& raw : lines) {
-        ++f.printedLines;
-        std::string_view t = trimmed(raw);
-        switch (classifyPrintedLine(raw)) {
-        case PrintedLineKind::Blank: continue;
-        case PrintedLineKind::VectorHeader: {
-            tree = nullptr;
-            std::int64_t n = toInt(t.substr(0, t.find('-')));
-            f.declaredTrees = f.declaredTrees.value_or(0) + n;
-            continue;
-        }
-        case PrintedLineKind::Elision:
-            ++elided;
-            tree = nullptr;
-            continue;
-        case PrintedLineKind::TreeHeader: {
-            MethodInvalidations t2;
-            if (startsWith(t, "Invalidating methods: ")) {
-                t2.multiMethodHeader = true;
-                t2.method = std::string(t.substr(22));
-                for (auto m : splitTopLevel(t2.method, ',')) t2.methods.emplace_back(m);
-            } else {
-                for (auto r : formats::kTreeReasons)
-                    if (startsWith(t, r)) {
-                        t2.reason = r == "inserting " ? InvalidationReason::Inserting
-                                    : r == "deleting " ? InvalidationReason::Deleting
-                                    : r == "rebinding " ? InvalidationReason::Rebinding
-                                                        : InvalidationReason::Unknown;
-                        t2.method = std::string(t.substr(r.size(), t.size() - r.size() - 13));
-                        break;
-                    }
-            }
-            f.trees.push_back(std::move(t2));
-            tree = &f.trees.back();
-            section = Section::None;
-            continue;
-        }
-        case PrintedLineKind::TreeBody:
-        case PrintedLineKind::Other: break;
-        }
-        if (!tree) {
-            // An entry before any header (a paste that starts mid-tree) is kept in an orphan tree
-            // with its children count; its section is named by the entry itself.
-            std::string_view body = t;
-            for (std::string_view label : {"mt_backedges: ", "backedges: "})
-                if (startsWith(body, label)) body = body.substr(label.size());
-            auto colon = body.find(": ");
-            auto rest = colon == std::string_view::npos ? std::string_view() : body.substr(colon + 2);
-            Section s = startsWith(rest, "superseding ") ? Section::Be : startsWith(rest, "signature ") ? Section::Mt : Section::None;
-            if (s == Section::None) {
-                ++f.orphanLines;
-                continue;
-            }
-            MethodInvalidations orphan;
-            orphan.reason = InvalidationReason::Unknown;
-            orphan.method = "(tree header not in the paste)";
-            orphan.orphan = true;
-            f.trees.push_back(std::move(orphan));
-            tree = &f.trees.back();
-            section = s;
-        }
-        bool ok = true;
-        if (startsWith(t, "mt_backedges: ")) {
-            section = Section::Mt;
-            ok = addEntry(t.substr(14));
-        } else if (startsWith(t, "backedges: ")) {
-            section = Section::Be;
-            ok = addEntry(t.substr(11));
-        } else if (startsWith(t, "mt_disable: ")) {
-            section = Section::Disable;
-            tree->mtDisable.emplace_back(t.substr(12));
-            tree->mtDisableCount = 1;
-        } else if (section == Section::Disable && startsWith(t, "+") && endsWith(t, " more")) {
-            tree->mtDisableCount += toInt(t.substr(1, t.size() - 6));
-        } else if (endsWith(t, " mt_cache") && allDigits(t.substr(0, t.size() - 9))) {
-            tree->mtCacheCount = toInt(t.substr(0, t.size() - 9));
-        } else if (section == Section::Mt || section == Section::Be) {
-            ok = addEntry(t);
-        } else {
-            ok = false;
-        }
-        if (!ok) bad(raw);
     }
-    if (unreadable)
-        f.problems.push_back({"printed tree lines this build cannot read, e.g. \"" + firstUnreadable + "\"", unreadable});
-    if (elided) f.problems.push_back({"printed trees elided with ⋮ (not in the paste)", elided});
-    if (f.orphanLines)
-        f.problems.push_back({"printed tree lines without a tree header before them that are not entries (orphans)", f.orphanLines});
+
+    std::int32_t node(std::string_view mi, std::int64_t hiddenChildren) {
+        auto id = static_cast<std::int32_t>(f.nodes.size());
+        f.nodes.push_back(InvalidationNode{.mi = f.keep(std::string(mi)), .hiddenChildren = hiddenChildren});
+        return id;
+    }
+
+    // The MethodInstance is the only part that always starts with a fixed prefix; signatures and
+    // methods may contain anything, so the split is made at " triggered MethodInstance for ".
+    bool addMtEntry(std::string_view head, std::int64_t count, std::string suffix) {
+        size_t trig = head.find(" triggered MethodInstance for ");
+        if (trig == std::string_view::npos) trig = head.rfind(" triggered ");
+        if (trig == std::string_view::npos) return false;
+        std::string_view sig = head.substr(10, trig - 10);
+        std::string formerly;
+        size_t fm = sig.find(" (formerly ");
+        if (fm != std::string_view::npos && endsWith(sig, ")")) {
+            formerly = std::string(sig.substr(fm + 11, sig.size() - fm - 12));
+            sig = sig.substr(0, fm);
+        }
+        tree->mtBackedges.push_back({.signature = std::string(sig), .formerly = formerly,
+                                     .root = node(head.substr(trig + 11), count), .suffix = std::move(suffix)});
+        return true;
+    }
+
+    bool addBeEntry(std::string_view head, std::int64_t count, std::string suffix) {
+        size_t with = head.find(" with MethodInstance for ");
+        if (with == std::string_view::npos) with = head.rfind(" with ");
+        if (with == std::string_view::npos) return false;
+        tree->backedges.push_back({.superseded = std::string(head.substr(12, with - 12)),
+                                   .root = node(head.substr(with + 6), count), .suffix = std::move(suffix)});
+        return true;
+    }
+
+    InvalidationForest& f;
+    Section section = Section::None;
+    MethodInvalidations* tree = nullptr;
+    std::int64_t unreadable = 0, elided = 0;
+    std::string firstUnreadable;
+};
+
+}  // namespace
+
+void parsePrintedTrees(const std::vector<std::string>& lines, InvalidationForest& f) {
+    PrintedTreeParser parser(f);
+    for (const auto& raw : lines) parser.line(raw);
+    parser.finish();
 }
 
 std::string formatMs(std::int64_t ns) {
