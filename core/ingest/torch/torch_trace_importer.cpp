@@ -1,5 +1,6 @@
 #include "core/ingest/torch/torch_trace_importer.h"
 
+#include "core/ingest/import_lines.h"
 #include "core/formats/log_prefix.h"
 #include "core/formats/torch_cache_artifact.h"
 #include "core/ingest/torch/torch_trace_builder.h"
@@ -38,6 +39,188 @@ struct Record {
     bool firstPayloadLine = true, keep = false, payloadSeen = false;
     std::string payload;
 };
+
+// What a record's envelope holds, by its one distinguishing key.
+enum class RecordKind { String, DynamoStart, Metrics, Chromium, Artifact, Other };
+
+RecordKind recordKindOf(const util::JsonValue& env) {
+    if (const auto* s = env.get("str");
+        s && s->isArray() && s->items.size() == 2 && s->items[0].isString() && torch::jsonInteger(&s->items[1]))
+        return RecordKind::String;
+    if (env.get("dynamo_start")) return RecordKind::DynamoStart;
+    if (const auto* m = env.get("compilation_metrics"); m && m->isObject()) return RecordKind::Metrics;
+    if (env.get("chromium_event")) return RecordKind::Chromium;
+    if (const auto* a = env.get("artifact"); a && a->isObject()) return RecordKind::Artifact;
+    return RecordKind::Other;
+}
+
+std::string where(std::int64_t n) { return "line " + std::to_string(n); }
+
+// One run over a trace: a record is its envelope line and the tab-indented payload lines after it;
+// when the next record starts, the finished one is dispatched by a flat switch over its kind.
+class TorchTraceReader {
+public:
+    TorchTraceReader(ImportContext& ctx, std::string_view importerId)
+        : m_ctx(ctx), m_id(importerId), m_builder(ctx), m_lastNs(ctx.baseNs) {}
+
+    void line(std::string& line) {
+        ++m_lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty() && line[0] == '\t') return payloadLine(std::string_view(line).substr(1));
+        close();
+        m_skippingPayload = false;
+        envelopeLine(line);
+    }
+
+    // The record still open is dispatched (at the end of the input, or when the next one starts).
+    void close() {
+        if (m_rec.open) dispatch(m_rec);
+        m_rec = Record{};
+    }
+
+    ImportSummary finish();
+
+private:
+    void malformed(std::int64_t lineNo, std::string why) {
+        m_ctx.malformed(where(lineNo), why, "torch-trace");
+        ++m_summary.malformed;
+    }
+
+    void payloadLine(std::string_view body) {
+        if (m_skippingPayload) return;  // the payload of a record already counted as malformed
+        if (!m_rec.open) return malformed(m_lineNo, "payload line without a record");
+        if (!m_rec.firstPayloadLine) m_rec.md5.update("\n");
+        m_rec.md5.update(body);
+        m_rec.firstPayloadLine = false;
+        m_rec.payloadSeen = true;
+        if (!m_rec.keep) return;
+        if (m_rec.payload.size() + body.size() + 1 > kMaxKeptPayload) {
+            m_rec.keep = false;  // counted below as unusable: too large to parse
+            m_rec.payload.clear();
+            return;
+        }
+        if (!m_rec.payload.empty()) m_rec.payload += '\n';
+        m_rec.payload.append(body);
+    }
+
+    void envelopeLine(const std::string& line) {
+        auto p = splitLogPrefix(line);
+        if (!p.glog || p.message.empty() || p.message.front() != '{') {
+            if (!std::string_view(line).empty() && m_unrecognised++ == 0)
+                m_firstUnrecognised = where(m_lineNo) + ": not a structured-trace record (\"" +
+                                      std::string(util::utf8Prefix(line, 60)) + "\")";
+            return;
+        }
+        try {
+            m_rec.envelope = util::parseJson(p.message);
+        } catch (const std::exception& e) {
+            malformed(m_lineNo, std::string("envelope is not JSON: ") + e.what());
+            m_skippingPayload = true;  // one malformed record, however many payload lines follow
+            return;
+        }
+        if (!m_rec.envelope.isObject()) {
+            malformed(m_lineNo, "envelope is not a JSON object");
+            m_skippingPayload = true;
+            return;
+        }
+        openRecord(p.tsNs);
+    }
+
+    void openRecord(std::optional<std::int64_t> tsNs) {
+        m_rec.open = true;
+        m_rec.lineNo = m_lineNo;
+        // Times are relative to the first record (glog prints no year; one clock per session).
+        if (tsNs && !m_origin) m_origin = *tsNs;
+        m_rec.tsNs = tsNs ? util::satAdd(util::satSub(*tsNs, *m_origin), m_ctx.baseNs) : m_lastNs;
+        m_rec.compileId = compileIdOf(m_rec.envelope, m_rec.frame);
+        if (const auto* h = m_rec.envelope.get("has_payload"); h && h->isString()) m_rec.expectedMd5 = h->str;
+        m_rec.keep = m_rec.envelope.get("chromium_event") || m_rec.envelope.get("artifact");
+        if (m_firstNs < 0 || m_rec.tsNs < m_firstNs) m_firstNs = m_rec.tsNs;
+        m_lastNs = std::max(m_lastNs, m_rec.tsNs);
+    }
+
+    // A cut or interleaved payload is not trusted: its md5 differs from the one has_payload names.
+    bool payloadTrusted(Record& r) {
+        if (r.expectedMd5.empty()) return true;
+        std::string got = r.payloadSeen ? r.md5.hexDigest() : util::md5Hex("");
+        if (got == r.expectedMd5) return true;
+        ++m_mismatches;
+        m_ctx.writer.addStat(m_ctx.sessionId, "payload_hash_mismatch", "torch-trace", 1,
+                             m_ctx.sourceName + " " + where(r.lineNo) + ": has_payload " + r.expectedMd5 + ", payload md5 " + got);
+        return false;
+    }
+
+    bool payloadJson(const Record& r, util::JsonValue& out) {
+        try {
+            out = util::parseJson(r.payload);
+            return true;
+        } catch (const std::exception& e) {
+            malformed(r.lineNo, std::string("payload is not JSON: ") + e.what());
+            return false;
+        }
+    }
+
+    void dispatch(Record& r) {
+        if (!payloadTrusted(r)) return;
+        const auto& env = r.envelope;
+        switch (recordKindOf(env)) {
+        case RecordKind::String: {
+            const auto* s = env.get("str");
+            return m_builder.internString(*torch::jsonInteger(&s->items[1]), s->items[0].str);
+        }
+        case RecordKind::DynamoStart: return m_builder.dynamoStart(r.compileId, r.tsNs, *env.get("dynamo_start"));
+        case RecordKind::Metrics: return m_builder.compilationMetrics(r.compileId, r.tsNs, *env.get("compilation_metrics"));
+        case RecordKind::Chromium: {
+            util::JsonValue ev;
+            if (payloadJson(r, ev)) m_builder.chromiumEvent(r.compileId, r.tsNs, ev);
+            return;
+        }
+        case RecordKind::Artifact: return artifact(r, *env.get("artifact"));
+        case RecordKind::Other: return;
+        }
+    }
+
+    void artifact(const Record& r, const util::JsonValue& a) {
+        const auto* name = a.get("name");
+        if (name && name->isString() && name->str == "recompile_reasons") return m_builder.recompileReasons(r.compileId, r.tsNs, r.payload);
+        if (name && name->isString() && name->str == "dynamo_graph_break_reason")
+            return m_builder.graphBreakReason(r.compileId, r.tsNs, r.payload);
+        if (!name || !name->isString() || !torch::isCacheArtifact(name->str)) return;
+        util::JsonValue payload;
+        if (!payloadJson(r, payload)) return;
+        torch::CacheArtifact art;
+        std::string why;
+        if (!torch::readCacheArtifact(name->str, payload, art, why)) return malformed(r.lineNo, why);
+        m_builder.cacheArtifact(r.compileId, r.frame, r.tsNs, art);
+    }
+
+    ImportContext& m_ctx;
+    std::string_view m_id;
+    ImportSummary m_summary;
+    torch::TraceBuilder m_builder;
+    Record m_rec;
+    std::int64_t m_firstNs = -1, m_lastNs, m_unrecognised = 0, m_mismatches = 0, m_lineNo = 0;
+    std::string m_firstUnrecognised;
+    bool m_skippingPayload = false;
+    std::optional<std::int64_t> m_origin;
+};
+
+ImportSummary TorchTraceReader::finish() {
+    m_builder.finish(m_lastNs);
+    m_summary.records = m_builder.records();
+    m_summary.malformed += m_mismatches;
+    // A structured trace has no other lines; any are counted, forced or not.
+    if (m_ctx.forced) {
+        m_ctx.unrecognised(m_unrecognised, m_firstUnrecognised, m_id);
+        m_summary.unrecognised = m_unrecognised;
+    } else if (m_unrecognised > 0) {
+        m_ctx.writer.addStat(m_ctx.sessionId, "malformed_record", m_id, m_unrecognised, m_ctx.sourceName + " " + m_firstUnrecognised);
+        m_summary.malformed += m_unrecognised;
+    }
+    m_summary.firstNs = m_firstNs < 0 ? m_ctx.baseNs : m_firstNs;
+    m_summary.lastNs = m_lastNs;
+    return m_summary;
+}
 }  // namespace
 
 int TorchTraceImporter::sniff(std::string_view head, std::string_view) const {
@@ -51,148 +234,13 @@ int TorchTraceImporter::sniff(std::string_view head, std::string_view) const {
 }
 
 ImportSummary TorchTraceImporter::run(std::istream& in, ImportContext& ctx) const {
-    ImportSummary summary;
-    torch::TraceBuilder builder(ctx);
-    Record rec;
-    std::int64_t firstNs = -1, lastNs = ctx.baseNs, unrecognised = 0, mismatches = 0;
-    std::string firstUnrecognised;
-    auto where = [](std::int64_t n) { return "line " + std::to_string(n); };
-
-    auto dispatch = [&](Record& r) {
-        const auto& env = r.envelope;
-        if (!r.expectedMd5.empty()) {
-            std::string got = r.payloadSeen ? r.md5.hexDigest() : util::md5Hex("");
-            if (got != r.expectedMd5) {
-                ++mismatches;
-                ctx.writer.addStat(ctx.sessionId, "payload_hash_mismatch", "torch-trace", 1,
-                                   ctx.sourceName + " " + where(r.lineNo) + ": has_payload " + r.expectedMd5 + ", payload md5 " + got);
-                return;  // a cut or interleaved payload is not trusted
-            }
-        }
-        auto payloadJson = [&](util::JsonValue& out) {
-            try {
-                out = util::parseJson(r.payload);
-                return true;
-            } catch (const std::exception& e) {
-                ctx.malformed(where(r.lineNo), std::string("payload is not JSON: ") + e.what(), "torch-trace");
-                ++summary.malformed;
-                return false;
-            }
-        };
-        if (const auto* s = env.get("str"); s && s->isArray() && s->items.size() == 2 && s->items[0].isString() &&
-                                             torch::jsonInteger(&s->items[1])) {
-            builder.internString(*torch::jsonInteger(&s->items[1]), s->items[0].str);
-        } else if (const auto* d = env.get("dynamo_start")) {
-            builder.dynamoStart(r.compileId, r.tsNs, *d);
-        } else if (const auto* m = env.get("compilation_metrics"); m && m->isObject()) {
-            builder.compilationMetrics(r.compileId, r.tsNs, *m);
-        } else if (env.get("chromium_event")) {
-            util::JsonValue ev;
-            if (payloadJson(ev)) builder.chromiumEvent(r.compileId, r.tsNs, ev);
-        } else if (const auto* a = env.get("artifact"); a && a->isObject()) {
-            const auto* name = a->get("name");
-            if (name && name->isString() && name->str == "recompile_reasons") return builder.recompileReasons(r.compileId, r.tsNs, r.payload);
-            if (name && name->isString() && name->str == "dynamo_graph_break_reason")
-                return builder.graphBreakReason(r.compileId, r.tsNs, r.payload);
-            if (!name || !name->isString() || !torch::isCacheArtifact(name->str)) return;
-            util::JsonValue payload;
-            if (!payloadJson(payload)) return;
-            torch::CacheArtifact art;
-            std::string why;
-            if (!torch::readCacheArtifact(name->str, payload, art, why)) {
-                ctx.malformed(where(r.lineNo), why, "torch-trace");
-                ++summary.malformed;
-                return;
-            }
-            builder.cacheArtifact(r.compileId, r.frame, r.tsNs, art);
-        }
-    };
-    auto close = [&] {
-        if (rec.open) dispatch(rec);
-        rec = Record{};
-    };
-
+    TorchTraceReader reader(ctx, id());
     std::string line;
-    std::int64_t lineNo = 0;
-    bool skippingPayload = false;
-    std::optional<std::int64_t> origin;
-    while (std::getline(in, line)) {
-        ++lineNo;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!line.empty() && line[0] == '\t') {
-            if (skippingPayload) continue;  // the payload of a record already counted as malformed
-            if (!rec.open) {
-                ctx.malformed(where(lineNo), "payload line without a record", "torch-trace");
-                ++summary.malformed;
-                continue;
-            }
-            std::string_view body(line);
-            body.remove_prefix(1);
-            if (!rec.firstPayloadLine) rec.md5.update("\n");
-            rec.md5.update(body);
-            rec.firstPayloadLine = false;
-            rec.payloadSeen = true;
-            if (rec.keep) {
-                if (rec.payload.size() + body.size() + 1 > kMaxKeptPayload) {
-                    rec.keep = false;  // counted below as unusable: too large to parse
-                    rec.payload.clear();
-                } else {
-                    if (!rec.payload.empty()) rec.payload += '\n';
-                    rec.payload.append(body);
-                }
-            }
-            continue;
-        }
-        close();
-        skippingPayload = false;
-        auto p = splitLogPrefix(line);
-        if (!p.glog || p.message.empty() || p.message.front() != '{') {
-            if (!std::string_view(line).empty() && unrecognised++ == 0)
-                firstUnrecognised = where(lineNo) + ": not a structured-trace record (\"" +
-                                    std::string(util::utf8Prefix(line, 60)) + "\")";
-            continue;
-        }
-        try {
-            rec.envelope = util::parseJson(p.message);
-        } catch (const std::exception& e) {
-            ctx.malformed(where(lineNo), std::string("envelope is not JSON: ") + e.what(), "torch-trace");
-            ++summary.malformed;
-            skippingPayload = true;  // one malformed record, however many payload lines follow
-            continue;
-        }
-        if (!rec.envelope.isObject()) {
-            ctx.malformed(where(lineNo), "envelope is not a JSON object", "torch-trace");
-            ++summary.malformed;
-            skippingPayload = true;
-            continue;
-        }
-        rec.open = true;
-        rec.lineNo = lineNo;
-        // Times are relative to the first record (glog prints no year; DESIGN 3: one clock per session).
-        if (p.tsNs && !origin) origin = *p.tsNs;
-        rec.tsNs = p.tsNs ? util::satAdd(util::satSub(*p.tsNs, *origin), ctx.baseNs) : lastNs;
-        rec.compileId = compileIdOf(rec.envelope, rec.frame);
-        if (const auto* h = rec.envelope.get("has_payload"); h && h->isString()) rec.expectedMd5 = h->str;
-        rec.keep = rec.envelope.get("chromium_event") || rec.envelope.get("artifact");
-        if (firstNs < 0 || rec.tsNs < firstNs) firstNs = rec.tsNs;
-        lastNs = std::max(lastNs, rec.tsNs);
-    }
-    close();
+    ImportLines lines(in, ctx, id());
+    while (lines.next(line)) reader.line(line);
+    reader.close();
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
-    builder.finish(lastNs);
-    summary.records = builder.records();
-    summary.malformed += mismatches;
-    // A structured trace has no other lines; any are counted, forced or not.
-    if (ctx.forced) {
-        ctx.unrecognised(unrecognised, firstUnrecognised, id());
-        summary.unrecognised = unrecognised;
-    } else if (unrecognised > 0) {
-        ctx.writer.addStat(ctx.sessionId, "malformed_record", id(), unrecognised, ctx.sourceName + " " + firstUnrecognised);
-        summary.malformed += unrecognised;
-    }
-    summary.firstNs = firstNs < 0 ? ctx.baseNs : firstNs;
-    summary.lastNs = lastNs;
-    return summary;
+    return reader.finish();
 }
 
 }  // namespace cs::ingest

@@ -1,5 +1,6 @@
 #include "core/ingest/warp/warp_log_importer.h"
 
+#include "core/ingest/import_lines.h"
 #include "core/formats/text_util.h"
 #include "core/formats/warp_log_lines.h"
 #include "core/util/utf8.h"
@@ -120,6 +121,186 @@ struct KernelChange {
     std::string key, oldHash, newHash;
     bool generic;
 };
+
+// One run over a log: a flat switch over the kind of each line, one short handler per kind.
+class WarpLogReader {
+public:
+    WarpLogReader(ImportContext& ctx, std::string_view importerId)
+        : m_ctx(ctx), w(ctx.writer), m_id(importerId),
+          m_track(w.addTrack({.sessionId = ctx.sessionId, .kind = CS_TRACK_RUNTIME, .name = w.intern("warp modules")})),
+          m_clock(ctx.baseNs) {}
+
+    void line(const std::string& text) {
+        ++m_lineNo;
+        if (bannerOwns(text)) return;
+        WarpLine l = warp::parseWarpLine(text);
+        switch (l.kind) {
+        case LineKind::Other: return onOther(text);
+        case LineKind::Malformed:
+            m_ctx.malformed(where(), l.error, m_id);
+            ++m_summary.malformed;
+            return;
+        case LineKind::ModuleEntry:
+            ++m_entryMarkers;
+            m_openEntries[entryKey(l)] = m_clock;
+            return;
+        case LineKind::Compile: m_pendingCompiles.push_back(std::move(l)); return;
+        case LineKind::KernelLookupFailed: return onKernelLookupFailed(l);
+        case LineKind::KernelHashChanged: m_pendingKernelChanges.push_back({l.name, l.oldHash, l.hash, l.generic}); return;
+        case LineKind::ModuleHashChanged: return onModuleHashChanged(l);
+        case LineKind::ModuleLoad: return onModuleLoad(l);
+        }
+    }
+
+    ImportSummary finish();
+
+private:
+    std::string where() const { return "line " + std::to_string(m_lineNo); }
+
+    static std::string entryKey(const WarpLine& l) {
+        return l.name + ' ' + l.hash + ' ' + l.device + ' ' + (l.blockDim ? std::to_string(*l.blockDim) : "-");
+    }
+
+    // The init banner's lines; true when the line was one of them.
+    bool bannerOwns(const std::string& text) {
+        if (!m_banner.open && text.find(" initialized:") == std::string::npos) return false;
+        std::string clean = stripAnsi(text);
+        Banner before = m_banner;
+        if (bannerLine(trim(clean), m_banner)) {
+            if (!m_banner.open) flushBanner(m_banner);
+            return true;
+        }
+        if (before.open) flushBanner(before);  // a banner cut short by other output
+        return false;
+    }
+
+    void flushBanner(const Banner& b) {
+        auto span = w.addSpan({.trackId = m_track, .startNs = m_clock, .durNs = 0, .category = CS_CAT_INIT,
+                               .name = w.intern(b.title)});
+        for (const auto& [k, v] : b.args) w.addSpanArg(span, w.intern(k), std::string_view(v));
+        ++m_summary.records;
+    }
+
+    void addKernel(std::int64_t loadId, const KernelChange& c, const std::string& digest) {
+        w.addModuleKernel({.loadId = loadId, .kernel = w.intern(c.key), .digest = w.intern(digest),
+                           .generic = c.generic ? w.intern(c.key) : 0});
+    }
+
+    void onOther(const std::string& text) {
+        if (!m_ctx.forced || trim(text).empty()) return;
+        if (m_unrecognised++ == 0)
+            m_firstUnrecognised = where() + ": not a Warp line (\"" + std::string(util::utf8Prefix(trim(text), 60)) + "\")";
+    }
+
+    void onKernelLookupFailed(const WarpLine& l) {
+        auto span = w.addSpan({.trackId = m_track, .startNs = m_clock, .durNs = 0, .category = CS_CAT_LAUNCH,
+                               .name = w.intern("Failed to find " + l.mode + " kernel")});
+        w.addSpanArg(span, w.intern("module"), std::string_view(l.name));
+        w.addSpanArg(span, w.intern("kernel"), std::string_view(l.kernel));
+        w.addSpanArg(span, w.intern("device"), std::string_view(l.device));
+        w.addSpanArg(span, w.intern("origin"), std::string_view(m_ctx.sourceName + ":" + std::to_string(m_lineNo)));
+        ++m_summary.records;
+    }
+
+    // Warp logs the kernel changes while re-hashing, then this line, then the load: the pending kernel
+    // changes belong to this module and to its next load.
+    void onModuleHashChanged(const WarpLine& l) {
+        auto& changes = m_changesByModule[l.name];
+        for (auto& c : m_pendingKernelChanges) changes.push_back(std::move(c));
+        m_pendingKernelChanges.clear();
+        // The superseded load keeps the kernels' old hashes, so the identities can be diffed.
+        for (auto it = m_loads.rbegin(); it != m_loads.rend(); ++it) {
+            if (it->name != l.name || it->hash.empty() || !startsWith(l.oldHash, it->hash)) continue;
+            for (const auto& c : changes) addKernel(it->id, c, c.oldHash);
+            break;
+        }
+    }
+
+    // Compile timers printed since the last shallower record are this load's children.
+    std::vector<WarpLine> claimCompiles(int indent) {
+        std::vector<WarpLine> children;
+        for (auto it = m_pendingCompiles.begin(); it != m_pendingCompiles.end();) {
+            if (it->indent > indent) {
+                children.push_back(std::move(*it));
+                it = m_pendingCompiles.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        return children;
+    }
+
+    void onModuleLoad(const WarpLine& l);
+
+    ImportContext& m_ctx;
+    trace::TraceWriter& w;
+    std::string_view m_id;
+    ImportSummary m_summary;
+    const std::int64_t m_track;
+    std::int64_t m_clock;  // synthetic: loads laid end to end (see the header)
+    std::int64_t m_lineNo = 0;
+    std::int64_t m_unrecognised = 0;
+    std::string m_firstUnrecognised;
+    std::int64_t m_entryMarkers = 0;
+    std::map<std::string, std::int64_t> m_openEntries;  // "name hash device block_dim" -> start
+    std::vector<WarpLine> m_pendingCompiles;
+    std::vector<KernelChange> m_pendingKernelChanges;
+    std::map<std::string, std::vector<KernelChange>> m_changesByModule;
+    std::vector<LoadRef> m_loads;
+    Banner m_banner;
+};
+
+void WarpLogReader::onModuleLoad(const WarpLine& l) {
+    // Start at the entry marker when the log has one (overlap becomes visible), else at the end of
+    // everything so far (serial, Warp's default).
+    std::int64_t start = m_clock;
+    if (auto e = m_openEntries.find(entryKey(l)); e != m_openEntries.end()) {
+        start = e->second;
+        m_openEntries.erase(e);
+    }
+    std::vector<WarpLine> children = claimCompiles(l.indent);
+    std::int64_t compileNs = 0;
+    for (const auto& c : children) compileNs += c.durNs;
+    auto loadId = w.addModuleLoad({.sessionId = m_ctx.sessionId, .trackId = m_track, .startNs = start,
+                                   .durNs = l.durNs, .name = w.intern(l.name),
+                                   .hash = l.hash.empty() ? 0 : w.intern(l.hash),
+                                   .device = l.device.empty() ? 0 : w.intern(l.device),
+                                   .blockDim = l.blockDim, .result = l.result,
+                                   .compileNs = !children.empty() ? std::optional<std::int64_t>(compileNs) : std::nullopt,
+                                   .origin = w.intern(m_ctx.sourceName + ":" + std::to_string(m_lineNo))});
+    ++m_summary.records;
+    for (const auto& c : children) {
+        w.addPhaseTiming({.sessionId = m_ctx.sessionId, .tool = CS_PHASE_TOOL_OTHER, .input = w.intern(l.name),
+                          .phase = w.intern("warp Compile " + c.compiler),
+                          .arch = c.arch.empty() ? 0 : w.intern(c.arch), .startNs = std::nullopt,
+                          .durNs = c.durNs, .parentId = std::nullopt});
+        ++m_summary.records;
+    }
+    if (auto ch = m_changesByModule.find(l.name); ch != m_changesByModule.end()) {
+        for (const auto& c : ch->second) addKernel(loadId, c, c.newHash);
+        m_changesByModule.erase(ch);
+    }
+    m_loads.push_back({loadId, l.name, l.hash});
+    if (start + l.durNs > m_clock) m_clock = start + l.durNs;
+}
+
+ImportSummary WarpLogReader::finish() {
+    if (m_banner.open) flushBanner(m_banner);
+    // Compile timers no Module line claimed (the run died mid-load) still cost time: keep them.
+    for (const auto& c : m_pendingCompiles) {
+        w.addPhaseTiming({.sessionId = m_ctx.sessionId, .tool = CS_PHASE_TOOL_OTHER,
+                          .phase = w.intern("warp Compile " + c.compiler), .arch = c.arch.empty() ? 0 : w.intern(c.arch),
+                          .durNs = c.durNs});
+        ++m_summary.records;
+    }
+    m_ctx.unrecognised(m_unrecognised, m_firstUnrecognised, m_id);
+    m_summary.unrecognised = m_unrecognised;
+    m_summary.firstNs = m_ctx.baseNs;
+    w.addCounter({.sessionId = m_ctx.sessionId, .tsNs = m_clock, .scope = w.intern("warp.log"),
+                  .name = w.intern("timer_entry_markers"), .value = m_entryMarkers});
+    m_summary.lastNs = m_clock;
+    return m_summary;
+}
 }  // namespace
 
 int WarpLogImporter::sniff(std::string_view head, std::string_view) const {
@@ -131,155 +312,12 @@ int WarpLogImporter::sniff(std::string_view head, std::string_view) const {
 }
 
 ImportSummary WarpLogImporter::run(std::istream& in, ImportContext& ctx) const {
-    ImportSummary summary;
-    auto& w = ctx.writer;
-    const std::int64_t track = w.addTrack({.sessionId = ctx.sessionId, .kind = CS_TRACK_RUNTIME,
-                                           .name = w.intern("warp modules")});
-    std::int64_t clock = ctx.baseNs;  // synthetic: loads laid end to end (see the header)
-    std::int64_t unrecognised = 0;
-    std::string firstUnrecognised;
-    std::int64_t entryMarkers = 0;
-    std::map<std::string, std::int64_t> openEntries;  // "name hash device block_dim" -> start
-    std::vector<WarpLine> pendingCompiles;
-    std::vector<KernelChange> pendingKernelChanges;
-    std::map<std::string, std::vector<KernelChange>> changesByModule;
-    std::vector<LoadRef> loads;
-    Banner banner;
-    auto entryKey = [](const WarpLine& l) {
-        return l.name + ' ' + l.hash + ' ' + l.device + ' ' + (l.blockDim ? std::to_string(*l.blockDim) : "-");
-    };
-    auto flushBanner = [&](const Banner& b) {
-        auto span = w.addSpan({.trackId = track, .startNs = clock, .durNs = 0, .category = CS_CAT_INIT,
-                               .name = w.intern(b.title)});
-        for (const auto& [k, v] : b.args) w.addSpanArg(span, w.intern(k), std::string_view(v));
-        ++summary.records;
-    };
-    auto addKernel = [&](std::int64_t loadId, const KernelChange& c, const std::string& digest) {
-        w.addModuleKernel({.loadId = loadId, .kernel = w.intern(c.key), .digest = w.intern(digest),
-                           .generic = c.generic ? w.intern(c.key) : 0});
-    };
-
+    WarpLogReader reader(ctx, id());
     std::string line;
-    std::int64_t lineNo = 0;
-    while (std::getline(in, line)) {
-        ++lineNo;
-        auto where = "line " + std::to_string(lineNo);
-        if (banner.open || line.find(" initialized:") != std::string::npos) {
-            std::string clean = stripAnsi(line);
-            Banner before = banner;
-            if (bannerLine(trim(clean), banner)) {
-                if (!banner.open) flushBanner(banner);
-                continue;
-            }
-            if (before.open) flushBanner(before);  // a banner cut short by other output
-        }
-        WarpLine l = warp::parseWarpLine(line);
-        switch (l.kind) {
-        case LineKind::Other:
-            if (ctx.forced && !trim(line).empty()) {
-                if (unrecognised++ == 0)
-                    firstUnrecognised = where + ": not a Warp line (\"" + std::string(util::utf8Prefix(trim(line), 60)) + "\")";
-            }
-            break;
-        case LineKind::Malformed:
-            ctx.malformed(where, l.error, id());
-            ++summary.malformed;
-            break;
-        case LineKind::ModuleEntry:
-            ++entryMarkers;
-            openEntries[entryKey(l)] = clock;
-            break;
-        case LineKind::Compile: pendingCompiles.push_back(std::move(l)); break;
-        case LineKind::KernelLookupFailed: {
-            auto span = w.addSpan({.trackId = track, .startNs = clock, .durNs = 0, .category = CS_CAT_LAUNCH,
-                                   .name = w.intern("Failed to find " + l.mode + " kernel")});
-            w.addSpanArg(span, w.intern("module"), std::string_view(l.name));
-            w.addSpanArg(span, w.intern("kernel"), std::string_view(l.kernel));
-            w.addSpanArg(span, w.intern("device"), std::string_view(l.device));
-            w.addSpanArg(span, w.intern("origin"), std::string_view(ctx.sourceName + ":" + std::to_string(lineNo)));
-            ++summary.records;
-            break;
-        }
-        case LineKind::KernelHashChanged:
-            pendingKernelChanges.push_back({l.name, l.oldHash, l.hash, l.generic});
-            break;
-        case LineKind::ModuleHashChanged: {
-            // Warp logs the kernel changes while re-hashing, then this line, then the load: the pending
-            // kernel changes belong to this module and to its next load.
-            auto& changes = changesByModule[l.name];
-            for (auto& c : pendingKernelChanges) changes.push_back(std::move(c));
-            pendingKernelChanges.clear();
-            // The superseded load keeps the kernels' old hashes, so the identities can be diffed.
-            for (auto it = loads.rbegin(); it != loads.rend(); ++it) {
-                if (it->name != l.name || it->hash.empty() || !startsWith(l.oldHash, it->hash)) continue;
-                for (const auto& c : changes) addKernel(it->id, c, c.oldHash);
-                break;
-            }
-            break;
-        }
-        case LineKind::ModuleLoad: {
-            // Start at the entry marker when the log has one (overlap becomes visible), else at the end
-            // of everything so far (serial, Warp's default).
-            std::int64_t start = clock;
-            if (auto e = openEntries.find(entryKey(l)); e != openEntries.end()) {
-                start = e->second;
-                openEntries.erase(e);
-            }
-            // Compile timers printed since the last shallower record are this load's children.
-            std::int64_t compileNs = 0;
-            bool anyCompile = false;
-            std::vector<WarpLine> children;
-            for (auto it = pendingCompiles.begin(); it != pendingCompiles.end();) {
-                if (it->indent > l.indent) {
-                    compileNs += it->durNs;
-                    anyCompile = true;
-                    children.push_back(std::move(*it));
-                    it = pendingCompiles.erase(it);
-                } else {
-                    ++it;
-                }
-            }
-            auto loadId = w.addModuleLoad({.sessionId = ctx.sessionId, .trackId = track, .startNs = start,
-                                           .durNs = l.durNs, .name = w.intern(l.name),
-                                           .hash = l.hash.empty() ? 0 : w.intern(l.hash),
-                                           .device = l.device.empty() ? 0 : w.intern(l.device),
-                                           .blockDim = l.blockDim, .result = l.result,
-                                           .compileNs = anyCompile ? std::optional<std::int64_t>(compileNs) : std::nullopt,
-                                           .origin = w.intern(ctx.sourceName + ":" + std::to_string(lineNo))});
-            ++summary.records;
-            for (const auto& c : children) {
-                w.addPhaseTiming({.sessionId = ctx.sessionId, .tool = CS_PHASE_TOOL_OTHER, .input = w.intern(l.name),
-                                  .phase = w.intern("warp Compile " + c.compiler),
-                                  .arch = c.arch.empty() ? 0 : w.intern(c.arch), .startNs = std::nullopt,
-                                  .durNs = c.durNs, .parentId = std::nullopt});
-                ++summary.records;
-            }
-            if (auto ch = changesByModule.find(l.name); ch != changesByModule.end()) {
-                for (const auto& c : ch->second) addKernel(loadId, c, c.newHash);
-                changesByModule.erase(ch);
-            }
-            loads.push_back({loadId, l.name, l.hash});
-            if (start + l.durNs > clock) clock = start + l.durNs;
-            break;
-        }
-        }
-    }
+    ImportLines lines(in, ctx, id());
+    while (lines.next(line)) reader.line(line);
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
-    if (banner.open) flushBanner(banner);
-    // Compile timers no Module line claimed (the run died mid-load) still cost time: keep them.
-    for (const auto& c : pendingCompiles) {
-        w.addPhaseTiming({.sessionId = ctx.sessionId, .tool = CS_PHASE_TOOL_OTHER,
-                          .phase = w.intern("warp Compile " + c.compiler), .arch = c.arch.empty() ? 0 : w.intern(c.arch),
-                          .durNs = c.durNs});
-        ++summary.records;
-    }
-    ctx.unrecognised(unrecognised, firstUnrecognised, id());
-    summary.unrecognised = unrecognised;
-    summary.firstNs = ctx.baseNs;
-    w.addCounter({.sessionId = ctx.sessionId, .tsNs = clock, .scope = w.intern("warp.log"),
-                  .name = w.intern("timer_entry_markers"), .value = entryMarkers});
-    summary.lastNs = clock;
-    return summary;
+    return reader.finish();
 }
 
 }  // namespace cs::ingest
