@@ -14,7 +14,6 @@
 #include "core/engine/trace_analysis.h"
 #include "core/engine/warp/warp_verdict.h"
 #include "core/trace/reader.h"
-#include "core/util/saturating.h"
 #include "core/util/units.h"
 
 #include <memory>
@@ -22,16 +21,6 @@
 namespace cs::cli {
 
 namespace {
-// Lookup rows (or their key components) left out as dangling references (issue 40): the replay saw
-// part of the run, so its verdict, pass, fail or not applicable, says nothing about the whole.
-std::int64_t lookupRowsLeftOut(const engine::TraceAnalysis& a) {
-    std::int64_t n = 0;
-    for (const auto& p : a.facts.problems)
-        if (p.kind == "dangling_reference" && (p.table == "cache_lookups" || p.table == "key_components"))
-            n = util::satAdd(n, p.count);
-    return n;
-}
-
 void printIncomplete(std::ostream& out, const std::string& label, std::int64_t leftOut) {
     out << "check " << label << ": INCOMPLETE (" << util::formatCount(leftOut)
         << " cache lookup rows left out as trace problems; `compilescope info` lists them)\n"
@@ -138,7 +127,7 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
         analyses.push_back(engine::analyseTrace(*readers[i], {.acceptance = options}));
         const engine::TraceAnalysis& a = *analyses.back();
         printLossLine(io.out, a.losses);
-        const std::int64_t leftOut = lookupRowsLeftOut(a);
+        const std::int64_t leftOut = a.verdict.lookupsLeftOut;  // engine/cache/verdict.h
         if (leftOut > 0) printIncomplete(io.out, labels[i], leftOut);
         if (a.cache && !a.cache->facts.empty()) {
             printAcceptance(io.out, labels[i], *a.cache, a.verdict);

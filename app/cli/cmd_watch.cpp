@@ -96,15 +96,16 @@ public:
     }
     int verdict(const engine::TraceAnalysis& a) {
         const engine::AcceptanceVerdict& v = a.verdict;
-        const int code = v.passes() ? Exit::Ok : Exit::CheckFailed;
+        // As `check`: lookups left out as trace problems make any verdict incomplete (issue 40).
+        const int code = v.incomplete() ? Exit::Incomplete : v.passes() ? Exit::Ok : Exit::CheckFailed;
         if (m_json) {
             std::ostringstream s;
             util::JsonWriter j(s);
-            j.beginObject().key("event").value("end").key("acceptance").value(engine::verdictName(v.state));
+            j.beginObject().key("event").value("end").key("acceptance").value(engine::verdictName(v));
             j.key("findings").value(static_cast<std::int64_t>(a.findings.size())).key("exit").value(code).endObject();
             m_io.out << s.str() << "\n";
         } else {
-            m_io.out << "job ended: acceptance " << engine::verdictName(v.state) << ", " << a.findings.size()
+            m_io.out << "job ended: acceptance " << engine::verdictName(v) << ", " << a.findings.size()
                      << " finding(s)" << (v.state == engine::VerdictState::NotApplicable ? " (nothing to judge)" : "") << "\n";
         }
         return code;
@@ -190,7 +191,7 @@ Command watchCommand() {
             "per line ({\"event\": \"finding\" | \"end\", ...}) for tools. --interval: poll period\n"
             "(default 200 ms). Ctrl-C detaches without touching the recording.\n"
             "Exit status: 0 pass or not applicable, 1 acceptance failed, 2 no such recording or\n"
-            "unreadable trace.\n",
+            "unreadable trace, 3 incomplete (cache lookups left out as trace problems).\n",
             runWatch};
 }
 

@@ -19,7 +19,8 @@ QWidget* boundedVerdictBox(QLabel* verdict, QWidget* parent) {
     return box;
 }
 
-QString acceptanceVerdictHtml(const TraceDocument& doc) {
+namespace {
+QString judgedVerdictHtml(const TraceDocument& doc) {
     if (!doc.summary) return {};
     if (!doc.analyses || !doc.analyses->trace) return QStringLiteral("<b>Acceptance:</b> <i>replaying the cache…</i>");
     // The engine's verdict (core/engine/cache/verdict.h), the one `check` and the report give.
@@ -58,6 +59,20 @@ QString acceptanceVerdictHtml(const TraceDocument& doc) {
                         .arg(r.pass ? QStringLiteral("✓") : QStringLiteral("✗"), qs(r.rule).toHtmlEscaped(),
                              qs(r.scope).toHtmlEscaped(), qs(r.detail).toHtmlEscaped());
     return html;
+}
+}  // namespace
+
+QString acceptanceVerdictHtml(const TraceDocument& doc) {
+    QString html = judgedVerdictHtml(doc);
+    if (!doc.analyses || !doc.analyses->trace || !doc.analyses->trace->verdict.incomplete()) return html;
+    // Lookups left out as trace problems (issue 40): what was judged is part of the run, so the
+    // verdict is incomplete, as `check` (exit 3) and the report say, whatever the rules say.
+    html.replace(QStringLiteral("<b>Acceptance: "), QStringLiteral("<b>The rest of the run: "));
+    return QStringLiteral("<b>Acceptance: <span style='color:#b86e00'>INCOMPLETE</span></b> — %1 cache lookup rows "
+                          "were left out as trace problems (listed under Trace problems); the verdict below judges "
+                          "the rest of the run only and is no pass.<br>")
+               .arg(groupedCount(doc.analyses->trace->verdict.lookupsLeftOut)) +
+           html;
 }
 
 }  // namespace cs::gui

@@ -51,7 +51,7 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
     for (const auto& t : traces) {
         const Summary& s = t.summary;
         j.beginObject().key("label").value(t.label).key("path").value(truncateUtf8(t.path, 4096));
-        j.key("acceptance").value(engine::verdictName(s.verdict.state));
+        j.key("acceptance").value(engine::verdictName(s.verdict));  // "incomplete" too (issue 40)
         j.key("sessions").value(s.sessions).key("lookups").value(s.lookups).key("misses").value(s.misses);
         j.key("compile_ns").value(s.compileNs).key("cache_load_ns").value(s.cacheLoadNs);
         j.key("untimed_compiles").value(s.untimedCompiles);

@@ -40,6 +40,7 @@ td,dd{overflow-wrap:anywhere}
 .verdict.pass{background:var(--okbg);border-color:#b7e2c8;color:#14532d}
 .verdict.fail{background:var(--badbg);border-color:#f5c2bc;color:#7f1d1d}
 .verdict.na{background:var(--nabg);border-color:var(--line);color:var(--na)}
+.verdict.incomplete{background:var(--warnbg);border-color:#f3d9a4;color:#7c4a03}
 .verdict ul{margin:6px 0 0 18px;padding:0}
 .warnbox{background:var(--warnbg);border:1px solid #f3d9a4;border-radius:6px;padding:8px 12px;margin:8px 0}
 table{border-collapse:collapse;width:100%;margin:6px 0 8px;font-size:13px}

@@ -91,7 +91,8 @@ std::vector<Tile> chooseTiles(const TraceReport& t) {
     const Summary& s = t.summary;
     std::vector<Tile> tiles;
     if (s.lookups > 0) {
-        const char* verdict = s.verdict.state == engine::VerdictState::Pass   ? "PASS"
+        const char* verdict = s.verdict.incomplete()                          ? "INCOMPLETE"
+                              : s.verdict.state == engine::VerdictState::Pass ? "PASS"
                               : s.verdict.state == engine::VerdictState::Fail ? "FAIL"
                                                                               : "n/a";
         // One definition of a miss, the replay's, as check and the Cache misses section count it.
@@ -165,20 +166,35 @@ void renderFigures(HtmlBuilder& h, const TraceReport& t) {
     h.close();  // details
 }
 
+// Lookups left out as trace problems (issue 40): the rules below judged part of the run, so the
+// verdict is "incomplete", as `check` says (exit 3), whatever they say.
+void renderIncomplete(HtmlBuilder& h, const Summary& s) {
+    h.open("div", {{"class", "verdict incomplete"}, {"data-verdict", "incomplete"}});
+    h.leaf("strong", "Acceptance: INCOMPLETE");
+    h.leaf("span", " - " + util::formatCount(s.verdict.lookupsLeftOut) +
+                       " cache lookup rows were left out as trace problems (compilescope info lists them); "
+                       "the rules below judge the rest of the run only, and do not count as a pass.");
+    h.close();
+}
+
 void renderVerdict(HtmlBuilder& h, const Summary& s) {
-    if (s.verdict.state == engine::VerdictState::NotApplicable) {
+    if (s.verdict.incomplete()) {
+        renderIncomplete(h, s);  // the rules that were judged follow, each with its own pass or FAIL
+        if (s.verdict.rules.empty()) return;
+    } else if (s.verdict.state == engine::VerdictState::NotApplicable) {
         h.open("div", {{"class", "verdict na"}, {"data-verdict", "not-applicable"}});
         h.leaf("strong", "Acceptance: not applicable");
         h.leaf("span", " - the trace records no cache counters or per-step lookups to judge.");
         h.close();
         return;
+    } else {
+        const bool pass = s.verdict.state == engine::VerdictState::Pass;
+        h.open("div", {{"class", pass ? "verdict pass" : "verdict fail"}, {"data-verdict", pass ? "pass" : "fail"}});
+        h.leaf("strong", pass ? "Acceptance: PASS" : "Acceptance: FAIL");
+        // The rules are the trace's own (a program cache's, a function's, a Warp module's): named below.
+        h.leaf("span", pass ? " - every rule below holds." : " - at least one rule below is broken.");
+        h.close();
     }
-    const bool pass = s.verdict.state == engine::VerdictState::Pass;
-    h.open("div", {{"class", pass ? "verdict pass" : "verdict fail"}, {"data-verdict", pass ? "pass" : "fail"}});
-    h.leaf("strong", pass ? "Acceptance: PASS" : "Acceptance: FAIL");
-    // The rules are the trace's own (a program cache's, a function's, a Warp module's): named below.
-    h.leaf("span", pass ? " - every rule below holds." : " - at least one rule below is broken.");
-    h.close();
     openTable(h, {{"class", "rules"}}, {"rule", "scope", "verdict", "detail"});
     for (const auto& a : s.verdict.rules) {
         h.open("tr", {{"class", a.pass ? "ok" : "bad"}});

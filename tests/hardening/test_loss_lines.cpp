@@ -108,3 +108,29 @@ TEST(CheckIncomplete, LookupsLeftOutNeverPass) {
     EXPECT_EQ(runCli({"check", none}).status, 3);
     EXPECT_NE(runCli({"check", "--help"}).out.find("3 incomplete"), std::string::npos);
 }
+
+TEST(CheckIncomplete, TheReportSaysIncompleteAsCheckDoes) {
+    // Issue 40: `check` said INCOMPLETE while the report's verdict, tile and JSON said PASS.
+    cs::test::TempDir dir;
+    const std::string clean = dir.file("clean.html");
+    ASSERT_EQ(runCli({"report", kDemo, "-o", clean}).status, 0);
+    const std::string cleanHtml = cs::test::readFile(clean);
+    EXPECT_EQ(cleanHtml.find("data-verdict=\"incomplete\""), std::string::npos);
+    EXPECT_EQ(cleanHtml.find("INCOMPLETE"), std::string::npos);
+
+    const std::string trace = dir.file("partial.cstrace"), out = dir.file("partial.html");
+    const auto leftOut = editDemo(trace, "UPDATE cache_lookups SET session_id = session_id + 1000 WHERE session_id > 1",
+                                  "SELECT count(*) FROM cache_lookups WHERE session_id NOT IN (SELECT id FROM sessions)");
+    ASSERT_GT(leftOut, 0);
+    auto r = runCli({"report", trace, "-o", out});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string html = cs::test::readFile(out);
+    EXPECT_NE(html.find("data-verdict=\"incomplete\""), std::string::npos);
+    EXPECT_NE(html.find("Acceptance: INCOMPLETE"), std::string::npos);
+    EXPECT_NE(html.find(cs::util::formatCount(leftOut) + " cache lookup rows were left out as trace problems"),
+              std::string::npos);
+    EXPECT_EQ(html.find("data-verdict=\"pass\""), std::string::npos) << "a pass beside the incomplete verdict";
+    EXPECT_EQ(html.find("Acceptance: PASS"), std::string::npos);
+    EXPECT_NE(html.find("\"acceptance\":\"incomplete\""), std::string::npos);  // the figures for scripts
+    EXPECT_NE(html.find(">INCOMPLETE<"), std::string::npos);  // the acceptance tile
+}

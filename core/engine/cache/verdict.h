@@ -34,8 +34,14 @@ struct AcceptanceVerdict {
     VerdictState state = VerdictState::NotApplicable;
     std::vector<AcceptanceRule> rules;  // empty when not applicable
     std::string source;                 // what judged it, in words
+    // Cache lookup rows (or their key components) left out as trace problems (issue 40): the rules
+    // judged the rest of the run only, so every view says "incomplete", never pass (`check` exits 3).
+    std::int64_t lookupsLeftOut = 0;
     bool passes() const { return state != VerdictState::Fail; }
+    bool incomplete() const { return lookupsLeftOut > 0; }
 };
+// verdictName(state), or "incomplete" when lookups were left out.
+inline const char* verdictName(const AcceptanceVerdict& v) { return v.incomplete() ? "incomplete" : verdictName(v.state); }
 
 // The last hits / misses / entries snapshot of each cache_stats() scope, per session.
 struct CacheCounters {
