@@ -74,6 +74,24 @@ private:
     bool hello(const unsigned char* body, std::size_t size);
     void event(std::uint16_t type, std::uint16_t flags, const unsigned char* p, std::size_t size);
     void malformed(const std::string& what);
+    void bad(const char* what, std::size_t size);  // "bad WHAT record (size N) skipped"
+    // One handler per event type (wire_events.cpp), called by event().
+    void onSpanBegin(Thread& t, const unsigned char* p, std::size_t size);
+    void onSpanEnd(Thread& t, const unsigned char* p, std::size_t size);
+    void onSpanComplete(Thread& t, const unsigned char* p, std::size_t size);
+    void onSpanArg(Thread& t, std::uint16_t flags, const unsigned char* p, std::size_t size);
+    void onStep(Thread& t, const unsigned char* p, std::size_t size);
+    void onCacheLookup(const unsigned char* p, std::size_t size);
+    void onClosure(const unsigned char* p, std::size_t size);
+    void onCounter(const unsigned char* p, std::size_t size);
+    void onMethod(const unsigned char* p, std::size_t size);
+    void onInvalidation(const unsigned char* p, std::size_t size);
+    void onModuleLoad(const unsigned char* p, std::size_t size);
+    void onCudaProgram(const unsigned char* p, std::size_t size);
+    void onCudaJit(const unsigned char* p, std::size_t size);
+    void onCudaModule(const unsigned char* p, std::size_t size);
+    void onKernelLaunch(const unsigned char* p, std::size_t size);
+    void onPhaseTiming(const unsigned char* p, std::size_t size);
     trace::StringId str(std::uint32_t local);
     trace::StringId requiredStr(std::uint32_t local);
     std::int64_t track(std::uint32_t local);
