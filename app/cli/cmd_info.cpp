@@ -56,6 +56,97 @@ void printJson(std::ostream& out, const trace::TraceReader& reader, const engine
     out << "\n";
 }
 
+// "complete" or "unfinished", and how the job ended.
+std::string sessionState(const engine::SessionSummary& ses) {
+    const bool ended = ses.endNs.has_value();
+    std::string state = ended ? "complete" : "unfinished";
+    // A negative status is the signal that killed the job (docs/trace-format.md).
+    // Read from the file, so any value: only -1..-127 name a signal (and negating INT64_MIN is UB).
+    if (ses.exitStatus && *ses.exitStatus < 0 && *ses.exitStatus >= -127)
+        state += ", killed by signal " + std::to_string(-*ses.exitStatus);
+    else if (ses.exitStatus && *ses.exitStatus < 0)
+        state += ", exit status " + std::to_string(*ses.exitStatus) + " (not a signal number)";
+    else if (ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
+    return state;
+}
+
+std::string sessionStart(const engine::SessionSummary& ses) {
+    // "+" only before an offset that is one ("+-8.9e9 s" read as neither), and an offset to the
+    // display axis that saturated places nothing: said, not shown as "+-1 ns" (issue 40).
+    const bool placed = ses.offsetNs != INT64_MAX && ses.offsetNs != INT64_MIN;
+    return !ses.firstNs ? "-"
+           : !placed    ? "unknown (offset saturated)"
+                        : (*ses.firstNs >= 0 ? "+" : "") + util::formatDuration(*ses.firstNs);
+}
+
+void printSessions(std::ostream& out, const engine::CompileSummary& s) {
+    TablePrinter sessions({"session", "runtime", "pid", "command / source", "time base", "start", "duration", "state"});
+    for (const auto& ses : s.sessions) {
+        std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(util::satSub(*ses.lastNs, *ses.firstNs)) : "-";
+        sessions.addRow({std::to_string(ses.id), ses.runtime, ses.pid ? std::to_string(*ses.pid) : "-",
+                         ses.command.empty() ? "-" : ses.command, engine::timeBaseName(ses.base), sessionStart(ses),
+                         duration, sessionState(ses)});
+    }
+    out << "sessions: " << sessions.rowCount() << "\n";
+    if (sessions.rowCount()) sessions.print(out);
+}
+
+// The time span, compile and cache-load time, the verdict and the counts.
+void printTimes(std::ostream& out, const engine::TraceAnalysis& a) {
+    const engine::CompileSummary& s = a.summary;
+    if (s.spanStartNs) {
+        out << "time span: " << util::formatDuration(s.spanNs())
+            << (s.wallClock ? " (clocked work)" : " (work laid end to end; no wall clock)") << "\n";
+    } else {
+        out << "time span: - (no timestamps: nothing in the trace is timed)\n";
+    }
+    // Compiles whose time the input never printed (a cut paste, an untimed log) and none timed: the
+    // total is unknown, not 0 ns (issue 35).
+    if (s.compileNs == 0 && s.untimedCompiles > 0) out << "compile time: unknown";
+    else out << "compile time: " << util::formatDuration(s.compileNs);
+    // The share is of the clocked part (docs/accounting.md); a log's durations, outside the wall
+    // time, are said apart, so the figure beside the wall time never exceeds it (issue 35).
+    const std::int64_t unclocked = util::satSub(s.compileNs, s.clockedCompileNs);
+    if (auto share = s.compileShare(); share && unclocked > 0)
+        out << " (" << util::formatDuration(s.clockedCompileNs) << " of it in " << util::formatDuration(s.wallNs)
+            << " of clocked wall time, " << percent(*share) << "; " << util::formatDuration(unclocked) << " from logs without a clock)";
+    else if (share) out << " (" << percent(*share) << " of the clocked wall time)";
+    else out << " (no wall clock: no share of wall time)";
+    out << "\n";
+    if (auto re = s.recompileShare())
+        out << "recompilation: " << util::formatDuration(s.recompileNs) << " of the " << util::formatDuration(s.reportedCompileNs)
+            << " the runtime reported (" << percent(*re) << ")\n";
+    if (s.untimedCompiles) out << "untimed compiles: " << s.untimedCompiles << " (time not recorded)\n";
+    out << "cache-load time: " << util::formatDuration(s.cacheLoadNs) << "\n";
+    out << "acceptance: " << engine::verdictName(a.verdict.state) << "\n";
+    out << "findings: " << a.findings.size() << "\n";
+    if (a.moduleLoads())
+        out << "modules: " << a.moduleLoads() << " loads, " << a.moduleNames() << " names, " << a.repeatedModules()
+            << " built under more than one identity\n";
+}
+
+// Rows per family, what was not used on the way in, and the trace problems.
+void printStats(std::ostream& out, const engine::TraceAnalysis& a) {
+    out << "rows per fact family:\n";
+    TablePrinter counts({"family", "rows"});
+    for (const auto& f : a.facts.families) counts.addRow({f.family, std::to_string(f.rows)});
+    counts.print(out);
+
+    if (a.facts.statKinds == 0) {
+        out << "stats: nothing dropped or malformed\n";
+    } else {
+        TablePrinter stats({"stat", "source", "count", "first example"});
+        for (const auto& st : a.facts.stats) stats.addRow({st.name, st.source, std::to_string(st.count), st.detail});
+        out << "stats: " << a.facts.statKinds << " kinds of input not used (dropped, malformed, or read and not needed: "
+            << (a.losses.any() ? "see the warning above" : "nothing lost") << ")\n";
+        stats.print(out, 100);
+    }
+    if (!a.facts.problems.empty()) {
+        out << "trace problems:\n";
+        for (const auto& p : a.facts.problems) out << "  " << p.kind << ": " << p.describe() << "\n";
+    }
+}
+
 int runInfo(const std::vector<std::string>& args, CommandIo& io) {
     bool json = false, check = false;
     std::string path;
@@ -81,7 +172,6 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
         printJson(io.out, *reader, a);
         return Exit::Ok;
     }
-    const engine::CompileSummary& s = a.summary;
     auto& out = io.out;
     // A loss comes first: every figure below is affected by it.
     if (a.losses.any()) out << "warning: " << a.losses.headline() << " (stats at the end; `compilescope findings` for remedies)\n";
@@ -91,72 +181,9 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
     out << "trace:   " << reader->path() << "\n";
     out << "pages:   checksums " << reader->pageCheck() << (check ? "; quick_check ok" : "") << "\n";
     out << "format:  v" << reader->formatVersion() << ", written by " << reader->meta("creator") << "\n";
-
-    TablePrinter sessions({"session", "runtime", "pid", "command / source", "time base", "start", "duration", "state"});
-    for (const auto& ses : s.sessions) {
-        const bool ended = ses.endNs.has_value();
-        std::string state = ended ? "complete" : "unfinished";
-        // A negative status is the signal that killed the job (docs/trace-format.md).
-        // Read from the file, so any value: only -1..-127 name a signal (and negating INT64_MIN is UB).
-        if (ses.exitStatus && *ses.exitStatus < 0 && *ses.exitStatus >= -127)
-            state += ", killed by signal " + std::to_string(-*ses.exitStatus);
-        else if (ses.exitStatus && *ses.exitStatus < 0)
-            state += ", exit status " + std::to_string(*ses.exitStatus) + " (not a signal number)";
-        else if (ses.exitStatus) state += ", exit " + std::to_string(*ses.exitStatus);
-        // "+" only before an offset that is one ("+-8.9e9 s" read as neither), and an offset to the
-        // display axis that saturated places nothing: said, not shown as "+-1 ns" (issue 40).
-        const bool placed = ses.offsetNs != INT64_MAX && ses.offsetNs != INT64_MIN;
-        std::string start = !ses.firstNs ? "-"
-                            : !placed    ? "unknown (offset saturated)"
-                                         : (*ses.firstNs >= 0 ? "+" : "") + util::formatDuration(*ses.firstNs);
-        std::string duration = ses.firstNs && ses.lastNs ? util::formatDuration(util::satSub(*ses.lastNs, *ses.firstNs)) : "-";
-        sessions.addRow({std::to_string(ses.id), ses.runtime, ses.pid ? std::to_string(*ses.pid) : "-",
-                         ses.command.empty() ? "-" : ses.command, engine::timeBaseName(ses.base), start, duration, state});
-    }
-    out << "sessions: " << sessions.rowCount() << "\n";
-    if (sessions.rowCount()) sessions.print(out);
-    if (s.spanStartNs) {
-        out << "time span: " << util::formatDuration(s.spanNs())
-            << (s.wallClock ? " (clocked work)" : " (work laid end to end; no wall clock)") << "\n";
-    } else {
-        out << "time span: - (no timestamps: nothing in the trace is timed)\n";
-    }
-    // Compiles whose time the input never printed (a cut paste, an untimed log) and none timed: the
-    // total is unknown, not 0 ns (issue 35).
-    if (s.compileNs == 0 && s.untimedCompiles > 0) out << "compile time: unknown";
-    else out << "compile time: " << util::formatDuration(s.compileNs);
-    if (auto share = s.compileShare()) out << " (" << percent(*share) << " of the clocked wall time)";
-    else out << " (no wall clock: no share of wall time)";
-    out << "\n";
-    if (auto re = s.recompileShare())
-        out << "recompilation: " << util::formatDuration(s.recompileNs) << " of the " << util::formatDuration(s.reportedCompileNs)
-            << " the runtime reported (" << percent(*re) << ")\n";
-    if (s.untimedCompiles) out << "untimed compiles: " << s.untimedCompiles << " (time not recorded)\n";
-    out << "cache-load time: " << util::formatDuration(s.cacheLoadNs) << "\n";
-    out << "acceptance: " << engine::verdictName(a.verdict.state) << "\n";
-    out << "findings: " << a.findings.size() << "\n";
-    if (a.moduleLoads())
-        out << "modules: " << a.moduleLoads() << " loads, " << a.moduleNames() << " names, " << a.repeatedModules()
-            << " built under more than one identity\n";
-
-    out << "rows per fact family:\n";
-    TablePrinter counts({"family", "rows"});
-    for (const auto& f : a.facts.families) counts.addRow({f.family, std::to_string(f.rows)});
-    counts.print(out);
-
-    if (a.facts.statKinds == 0) {
-        out << "stats: nothing dropped or malformed\n";
-    } else {
-        TablePrinter stats({"stat", "source", "count", "first example"});
-        for (const auto& st : a.facts.stats) stats.addRow({st.name, st.source, std::to_string(st.count), st.detail});
-        out << "stats: " << a.facts.statKinds << " kinds of input not used (dropped, malformed, or read and not needed: "
-            << (a.losses.any() ? "see the warning above" : "nothing lost") << ")\n";
-        stats.print(out, 100);
-    }
-    if (!a.facts.problems.empty()) {
-        out << "trace problems:\n";
-        for (const auto& p : a.facts.problems) out << "  " << p.kind << ": " << p.describe() << "\n";
-    }
+    printSessions(out, a.summary);
+    printTimes(out, a);
+    printStats(out, a);
     return Exit::Ok;
 }
 }  // namespace

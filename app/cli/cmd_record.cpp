@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -176,57 +177,57 @@ int listLive(CommandIo& io) {
     return Exit::Ok;
 }
 
-int runRecord(const std::vector<std::string>& args, CommandIo& io) {
+// What `record` was asked: the trace, the command and the collectors to inject.
+struct RecordOptions {
     std::string output;
     std::vector<std::string> cmd;
     engine::warp::PythonCollectors python;
     bool cuda = false;
     int waitChildren = 2;  // seconds the recorder waits for processes that outlive the job
+};
+
+// Reads the arguments into `o`; an exit status when `record` ends here (--list, a usage error).
+std::optional<int> parseRecordArgs(const std::vector<std::string>& args, CommandIo& io, RecordOptions& o) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--list") return listLive(io);
         if (a == "--cuda") {
-            cuda = true;
+            o.cuda = true;
             continue;
         }
         if ((a == "-o" || a == "--output") && i + 1 < args.size()) {
-            output = args[++i];
+            o.output = args[++i];
         } else if (a == "--wait-children" && i + 1 < args.size()) {
-            waitChildren = parseWaitChildren(args[++i]);
-            if (waitChildren < 0) return usageError(io, "record", "--wait-children takes whole seconds, 0 to 86400");
+            o.waitChildren = parseWaitChildren(args[++i]);
+            if (o.waitChildren < 0) return usageError(io, "record", "--wait-children takes whole seconds, 0 to 86400");
         } else if (a == "--warp") {
-            python.warp = true;
+            o.python.warp = true;
         } else if (a == "--numba") {
-            python.numba = true;
+            o.python.numba = true;
         } else if (a == "--torch") {
-            python.torch = true;
+            o.python.torch = true;
         } else if (a == "--jax") {
-            python.jax = true;
+            o.python.jax = true;
         } else if (a == "--") {
-            cmd.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+            o.cmd.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
             break;
         } else if (!a.empty() && a[0] == '-') {
             return usageError(io, "record", "unknown option '" + a + "'");
         } else {
-            cmd.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+            o.cmd.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
             break;
         }
     }
-    if (output.empty()) return usageError(io, "record", "missing -o TRACE");
-    if (cmd.empty()) return usageError(io, "record", "missing the command to run after --");
+    if (o.output.empty()) return usageError(io, "record", "missing -o TRACE");
+    if (o.cmd.empty()) return usageError(io, "record", "missing the command to run after --");
+    return std::nullopt;
+}
 
-    std::string command;
-    for (const auto& c : cmd) command += (command.empty() ? "" : " ") + c;
-    std::string why;
-    const std::string dir = trace::liveRegistryDir();
-    const std::string socketPath = dir + "/rec-" + std::to_string(::getpid()) + ".sock";
-    Recorder rec;
-    if (dir.empty()) why = "no private runtime directory for the recorder's socket";
-    else rec = startRecorder(output, socketPath, command, waitChildren, why);
-
-    // --warp / --numba / --torch / --jax: the collector package and the sitecustomize that installs it
-    // (once the program imports that package) go first on PYTHONPATH.
-    std::string injectDir, pythonPath;
+// --warp / --numba / --torch / --jax: the collector package and the sitecustomize that installs it
+// (once the program imports that package) go first on PYTHONPATH. Returns that PYTHONPATH ("" for
+// none) and sets `injectDir` to the directory to remove afterwards.
+std::string pythonInjection(CommandIo& io, const engine::warp::PythonCollectors& python, std::string& injectDir) {
+    std::string pythonPath;
     if (python.any()) {
         std::string package = findPythonPackage();
         if (package.empty())
@@ -235,8 +236,12 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         else if (injectDir = makePythonInjection(io, python); !injectDir.empty())
             pythonPath = injectDir + ":" + package;
     }
+    return pythonPath;
+}
 
-    // The job's environment: where the recorder listens (or, without one, that nothing records).
+// The job's environment: where the recorder listens (or, without one, that nothing records).
+std::vector<std::string> jobEnvironment(const RecordOptions& o, const Recorder& rec, const std::string& socketPath,
+                                        const std::string& why, std::string pythonPath, CommandIo& io) {
     std::vector<std::string> env;
     for (char** e = environ; *e; ++e) {
         std::string_view v(*e);
@@ -254,28 +259,34 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
         if (!std::getenv("COMPILESCOPE_LIBRARY"))
             if (auto lib = findCollectorLibrary(); !lib.empty()) env.push_back("COMPILESCOPE_LIBRARY=" + lib);
     } else {
-        io.err << "compilescope record: cannot record to " << output << ": " << why
+        io.err << "compilescope record: cannot record to " << o.output << ": " << why
                << "; running the command without recording\n";
         io.err.flush();
         env.push_back("COMPILESCOPE_DISABLE=1");
     }
     if (!pythonPath.empty()) env.push_back("PYTHONPATH=" + pythonPath);
-    if (cuda && rec.pid > 0)
+    if (o.cuda && rec.pid > 0)
         for (const auto& w : addCudaEnvironment(env)) io.err << "compilescope record: " << w << "\n";
+    return env;
+}
+
+// Runs the job and waits for it; returns its status (127 when it could not start) and tells the
+// recorder how it ended. While the job runs the launcher only waits: terminal signals reach the job
+// (same process group); a SIGTERM sent to the launcher is passed on. SIGPIPE stays ignored (a killed
+// recorder must not take the launcher with it); its old action is left in `oldPipe`.
+int runJob(std::vector<std::string>& cmd, std::vector<std::string>& env, const Recorder& rec, CommandIo& io,
+           struct sigaction& oldPipe) {
     std::vector<char*> envp, argv;
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
     for (auto& c : cmd) argv.push_back(c.data());
     argv.push_back(nullptr);
-
-    // While the job runs the launcher only waits: terminal signals reach the job (same process
-    // group); a SIGTERM sent to the launcher is passed on.
-    struct sigaction ignore{}, forward{}, oldInt{}, oldQuit{}, oldTerm{}, oldPipe{};
+    struct sigaction ignore{}, forward{}, oldInt{}, oldQuit{}, oldTerm{};
     ignore.sa_handler = SIG_IGN;
     forward.sa_handler = forwardSignal;
     ::sigaction(SIGINT, &ignore, &oldInt);
     ::sigaction(SIGQUIT, &ignore, &oldQuit);
-    ::sigaction(SIGPIPE, &ignore, &oldPipe);  // a killed recorder must not take the launcher with it
+    ::sigaction(SIGPIPE, &ignore, &oldPipe);
     ::sigaction(SIGTERM, &forward, &oldTerm);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
@@ -310,24 +321,46 @@ int runRecord(const std::vector<std::string>& args, CommandIo& io) {
     ::sigaction(SIGINT, &oldInt, nullptr);
     ::sigaction(SIGQUIT, &oldQuit, nullptr);
     ::sigaction(SIGTERM, &oldTerm, nullptr);
-    if (rec.pid > 0) {
-        struct sigaction none{};
-        none.sa_handler = SIG_IGN;
-        ::sigaction(SIGPIPE, &none, nullptr);
-        ::close(rec.control);  // EOF: the recorder finishes the trace
-        int st = 0;
-        while (::waitpid(rec.pid, &st, 0) < 0 && errno == EINTR) {
-        }
-        ::unlink(socketPath.c_str());  // a killed recorder cannot remove it itself
-        // kExitWriteFailed: the recorder has already said why, in the one warning.
-        if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != recorder::kExitWriteFailed))
-            io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
-                   << "); " << output << " keeps what was committed\n";
-        else {
-            if (WEXITSTATUS(st) == 0) reportRecordingLosses(output, io.err);
-            if (cuda) checkCudaHandshake(output, io.err);
-        }
+    return status;
+}
+
+// Closes the recorder's control pipe (it finishes the trace), waits for it and says what it lost.
+void finishRecorder(const RecordOptions& o, const Recorder& rec, const std::string& socketPath, CommandIo& io) {
+    struct sigaction none{};
+    none.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &none, nullptr);
+    ::close(rec.control);  // EOF: the recorder finishes the trace
+    int st = 0;
+    while (::waitpid(rec.pid, &st, 0) < 0 && errno == EINTR) {
     }
+    ::unlink(socketPath.c_str());  // a killed recorder cannot remove it itself
+    // kExitWriteFailed: the recorder has already said why, in the one warning.
+    if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != recorder::kExitWriteFailed))
+        io.err << "compilescope record: the recorder ended abnormally (" << statusOf(st)
+               << "); " << o.output << " keeps what was committed\n";
+    else {
+        if (WEXITSTATUS(st) == 0) reportRecordingLosses(o.output, io.err);
+        if (o.cuda) checkCudaHandshake(o.output, io.err);
+    }
+}
+
+int runRecord(const std::vector<std::string>& args, CommandIo& io) {
+    RecordOptions o;
+    if (std::optional<int> done = parseRecordArgs(args, io, o)) return *done;
+    std::string command;
+    for (const auto& c : o.cmd) command += (command.empty() ? "" : " ") + c;
+    std::string why;
+    const std::string dir = trace::liveRegistryDir();
+    const std::string socketPath = dir + "/rec-" + std::to_string(::getpid()) + ".sock";
+    Recorder rec;
+    if (dir.empty()) why = "no private runtime directory for the recorder's socket";
+    else rec = startRecorder(o.output, socketPath, command, o.waitChildren, why);
+    std::string injectDir;
+    const std::string pythonPath = pythonInjection(io, o.python, injectDir);
+    std::vector<std::string> env = jobEnvironment(o, rec, socketPath, why, pythonPath, io);
+    struct sigaction oldPipe{};
+    const int status = runJob(o.cmd, env, rec, io, oldPipe);
+    if (rec.pid > 0) finishRecorder(o, rec, socketPath, io);
     ::sigaction(SIGPIPE, &oldPipe, nullptr);
     if (!injectDir.empty()) {
         std::error_code ec;
