@@ -1,9 +1,18 @@
 // MainWindow: opens traces (dialog, command line, drag and drop, recent files), shows loading
 // progress with cancel, and hosts one tab per view. All traces share the timeline; the tables
 // show the trace chosen in the toolbar.
+//
+// The window is thin over three parts: the open traces and their analyses are a DocumentSet
+// (app/models/document_set.h); the jumps between views are the Navigator's (navigator.h: typed
+// targets, a view and a row); the views are app/widgets. Its sources, by what they hold:
+// main_window.cpp (the parts put together, the loader's snapshots), main_window_status.cpp (progress
+// and the status line), main_window_files.cpp (menus, opening, recent files), main_window_search.cpp,
+// main_window_compare.cpp, main_window_export.cpp, main_window_start.cpp.
 #pragma once
 
+#include "app/gui/navigator.h"
 #include "app/models/arg_search_fetcher.h"
+#include "app/models/document_set.h"
 #include "app/models/search_model.h"
 #include "app/models/trace_document.h"
 
@@ -13,6 +22,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -42,6 +52,7 @@ class SearchView;
 class StartScreen;
 class TimelineView;
 class TraceLoader;
+struct LiveRefresh;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -54,8 +65,8 @@ public:
     // Every view, one after the other, saved as DIR/NN-view.png once loading is done; then `done`.
     void takeScreenshots(const QString& dir, std::function<void()> done);
 
-    const std::vector<TraceDocument>& documents() const { return m_docs; }
-    int currentDocument() const { return m_current; }
+    const std::vector<TraceDocument>& documents() const { return m_docs.all(); }
+    int currentDocument() const { return m_docs.current(); }
     void setCurrentDocument(int index);
     QTabWidget* tabs() const { return m_tabs; }
     OverviewView* overview() const { return m_overview; }
@@ -111,6 +122,22 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    // What the status line says, and whether it stays when loading ends: a failure or a cancel stays
+    // until something else is said; anything else gives way to "N trace(s) open".
+    enum class Status { Passing, Stays };
+    void setStatus(const QString& text, Status kind = Status::Passing);
+    void setUpTabs();
+    void setUpTimelineSources();
+    void setUpToolBar();
+    void setUpStatusBar();
+    void connectLoader();
+    void connectNavigation();
+    // The loader's signals (main_window.cpp, main_window_status.cpp).
+    void timelineArrived(int id, TimelinePtr t);
+    void liveChanged(int id, bool live);
+    void liveRefreshed(int id, const LiveRefresh& r);
+    void loadFailed(int id, const QString& message);
+    void loadFinished(int id, bool cancelled);
     void buildMenus();
     void setUpStartScreen();
     void showTabs();
@@ -120,10 +147,8 @@ private:
     void attachDialog();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
-    // Selects `e` in the view that lists it; returns that view, or null when none does.
-    QWidget* showEvidence(const engine::Evidence& e);
-    TraceDocument* doc(int id);
-    const TraceDocument* doc(int id) const;
+    TraceDocument* doc(int id) { return m_docs.byId(id); }
+    const TraceDocument* doc(int id) const { return m_docs.byId(id); }
     void refreshViews();
     // `now`: also while traces load (the throttle's timer); otherwise at most every 500 ms until they have.
     void refreshRanks(const std::vector<const TraceDocument*>& all, bool now = false);
@@ -131,10 +156,6 @@ private:
     void flushTimeline();  // the timeline refresh queued by timelineReady, now (and once)
     void relabelDocuments();  // each trace named by the path that tells it apart from the others open
     void updateProgressUi();
-    int timelineSourceOf(int docIndex) const;
-    // Selects the span of source row `rowId` on a lane of `kind` of the current document's timeline
-    // (and shows the timeline); false when no such lane holds it as a span of its own.
-    bool selectLaneRow(engine::LaneSource kind, std::int64_t rowId);
     void runSearch(bool jump);  // jump: select the first hit when on the timeline (Enter), not while typing
     // Shows the hits of `inputs` in Search and on the timeline; `reveal`: switch to Search when the
     // timeline is not showing (a new search), not when argument hits arrive later.
@@ -144,8 +165,9 @@ private:
     void writeInBackground(const QString& path, std::function<void(std::ostream&)> write);
 
     TraceLoader* m_loader;
-    std::vector<TraceDocument> m_docs;
-    int m_current = -1;
+    DocumentSet m_docs;
+    std::unique_ptr<Navigator> m_nav;
+    Status m_statusKind = Status::Passing;
     ShortcutsHelp* m_shortcuts = nullptr;
     QTabWidget* m_tabs;
     OverviewView* m_overview;

@@ -16,14 +16,6 @@
 
 namespace cs::gui {
 
-namespace {
-// The file the engine analysed for `d`: an import's trace, a live recording's mirror, or the file.
-QString analysedPath(const TraceDocument& d) {
-    if (d.analyses && d.analyses->trace && !d.analyses->trace->path.empty()) return QString::fromStdString(d.analyses->trace->path);
-    return d.path;
-}
-}  // namespace
-
 void MainWindow::setUpCompare() {
     m_diffView = new DiffView;
     m_diffRunner = new DiffRunner(this);
@@ -38,7 +30,7 @@ void MainWindow::setUpCompare() {
     // A baseline (or the trace compared) that cannot be read: the Diff view says which and why.
     connect(m_loader, &TraceLoader::failed, this, [this](int id, const QString& message) {
         const TraceDocument* d = doc(id);
-        if (d && (d->baseline || std::any_of(m_docs.begin(), m_docs.end(), [](const TraceDocument& o) { return o.baseline; })))
+        if (d && (d->baseline || m_docs.baseline()))
             m_diffView->setError(QStringLiteral("%1 could not be read: %2").arg(d->label, message));
     });
 }
@@ -53,20 +45,17 @@ void MainWindow::compareDialog() {
 
 void MainWindow::compareWithBaseline(const QString& path) {
     const QString abs = QFileInfo(path).absoluteFilePath();
-    for (TraceDocument& d : m_docs) d.baseline = false;  // one baseline at a time
-    auto open = std::find_if(m_docs.begin(), m_docs.end(), [&](const TraceDocument& d) { return d.path == abs; });
-    if (open == m_docs.end()) {
+    m_docs.setBaseline(-1);  // one baseline at a time
+    int open = m_docs.indexOfPath(abs);
+    if (open < 0) {
         openTraces({abs});
-        open = m_docs.end() - 1;
+        open = static_cast<int>(m_docs.size()) - 1;
     }
-    open->baseline = true;
+    m_docs.setBaseline(open);
     // The tables keep showing the trace compared, not the baseline.
-    if (m_current >= 0 && m_docs[static_cast<std::size_t>(m_current)].baseline)
-        for (int i = 0; i < static_cast<int>(m_docs.size()); ++i)
-            if (!m_docs[static_cast<std::size_t>(i)].baseline) {
-                setCurrentDocument(i);
-                break;
-            }
+    if (const TraceDocument* current = m_docs.currentDocument(); current && current->baseline) {
+        if (const int other = m_docs.comparedWithBaseline(); other >= 0) setCurrentDocument(other);
+    }
     m_tabs->setTabVisible(m_tabs->indexOf(m_diffView), true);
     m_tabs->setCurrentWidget(m_diffView);
     refreshTimeline(true);
@@ -75,19 +64,14 @@ void MainWindow::compareWithBaseline(const QString& path) {
 }
 
 void MainWindow::runDiff() {
-    const TraceDocument* base = nullptr;
-    for (const TraceDocument& d : m_docs)
-        if (d.baseline) base = &d;
+    const TraceDocument* base = m_docs.baseline();
     if (!base) return;
-    const TraceDocument* head = m_current >= 0 && !m_docs[static_cast<std::size_t>(m_current)].baseline
-                                    ? &m_docs[static_cast<std::size_t>(m_current)]
-                                    : nullptr;
-    for (const TraceDocument& d : m_docs)
-        if (!head && !d.baseline) head = &d;
-    if (!head) {
+    const int compared = m_docs.comparedWithBaseline();
+    if (compared < 0) {
         m_diffView->setError(QStringLiteral("open the trace to compare with the baseline (File > Open…)"));
         return;
     }
+    const TraceDocument* head = &m_docs.at(compared);
     m_diffView->setPending(base->label, head->label);
     if (!base->analyses || !head->analyses) return;  // again when both analyses are in
     m_diffRunner->run(analysedPath(*base), analysedPath(*head));
