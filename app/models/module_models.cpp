@@ -84,6 +84,50 @@ QString joinDims(const std::vector<std::int64_t>& v) {
     return l.join(QStringLiteral(", "));
 }
 const engine::warp::Identity& ident(const ModuleItem& it) { return it.module->identities[static_cast<std::size_t>(it.identity)]; }
+
+// The first column: a module's name, an identity's hash and device, or what differs between two.
+QVariant moduleLabel(const ModuleItem& it) {
+    if (it.change)
+        return QVariant(QStringLiteral("%1 %2: %3 → %4")
+                            .arg(QString::fromLatin1(engine::warp::changeKindName(it.change->kind)), qs(it.change->subject),
+                                 qs(it.change->before), qs(it.change->after)));
+    if (it.diffUnknown) {
+        const engine::warp::Identity& i = ident(it);
+        return QVariant(i.kernels.empty() && i.options.empty()
+                            ? QStringLiteral("what differs: not in log (a verbose log names only the hash; record "
+                                             "with the Warp collector for kernel digests and options)")
+                            : QStringLiteral("what differs: no recorded kernel or option changed (the hash also "
+                                             "covers source and generic arguments the trace does not hold)"));
+    }
+    if (it.identity < 0) return QVariant(qs(it.module->name));
+    const engine::warp::Identity& i = ident(it);
+    return QVariant(QStringLiteral("hash %1 on %2")
+                        .arg(qs(engine::warp::shortHash(i.hash)), i.device.empty() ? QStringLiteral("device not in log") : qs(i.device)));
+}
+
+QVariant moduleDevices(const ModuleItem& it) {
+    if (it.change || it.diffUnknown) return QVariant();
+    if (it.identity < 0) {
+        QStringList l;
+        for (const std::string& d : it.module->devices) l << qs(d);
+        return QVariant(l.isEmpty() ? notInLog() : l.join(QStringLiteral(", ")));
+    }
+    return QVariant(ident(it).device.empty() ? notInLog() : qs(ident(it).device));
+}
+
+// The whole sequence with each load's outcome.
+QVariant loadSequenceTooltip(const ModuleItem& it) {
+    if (it.identity >= 0 || it.change) return QVariant();
+    QStringList l;
+    for (const engine::warp::ModuleLoad& load : it.module->loads)
+        l << QStringLiteral("%1 %2").arg(qs(engine::warp::shortHash(load.hash)),
+                                         load.result == CS_MODULE_COMPILED ? QStringLiteral("(compiled)")
+                                         : load.result == CS_MODULE_CACHED ? QStringLiteral("(cached)")
+                                         : load.result == CS_MODULE_ERROR  ? QStringLiteral("(error)")
+                                                                           : QString());
+    return QVariant((hasHashCycle(*it.module) ? QStringLiteral("Returns to an earlier hash (a cycle):\n")
+                                              : QString()) + l.join(QStringLiteral(" → ")));
+}
 }  // namespace
 
 ModulesModel* makeModulesModel(QObject* parent) {
@@ -94,25 +138,7 @@ ModulesModel* makeModulesModel(QObject* parent) {
         return QVariant(it.identity < 0 ? it.module->*total : ident(it).*field);
     };
     return new ModulesModel(
-        {{QStringLiteral("Module / identity / difference"),
-          [](const I& it) {
-              if (it.change)
-                  return QVariant(QStringLiteral("%1 %2: %3 → %4")
-                                      .arg(QString::fromLatin1(engine::warp::changeKindName(it.change->kind)), qs(it.change->subject),
-                                           qs(it.change->before), qs(it.change->after)));
-              if (it.diffUnknown) {
-                  const engine::warp::Identity& i = ident(it);
-                  return QVariant(i.kernels.empty() && i.options.empty()
-                                      ? QStringLiteral("what differs: not in log (a verbose log names only the hash; record "
-                                                       "with the Warp collector for kernel digests and options)")
-                                      : QStringLiteral("what differs: no recorded kernel or option changed (the hash also "
-                                                       "covers source and generic arguments the trace does not hold)"));
-              }
-              if (it.identity < 0) return QVariant(qs(it.module->name));
-              const engine::warp::Identity& i = ident(it);
-              return QVariant(QStringLiteral("hash %1 on %2")
-                                  .arg(qs(engine::warp::shortHash(i.hash)), i.device.empty() ? QStringLiteral("device not in log") : qs(i.device)));
-          }},
+        {{QStringLiteral("Module / identity / difference"), moduleLabel},
          {QStringLiteral("Identities"),
           [](const I& it) { return it.identity < 0 ? QVariant(qlonglong(it.module->identities.size())) : QVariant(); }, {}, right},
          {QStringLiteral("Hashes"),
@@ -139,33 +165,12 @@ ModulesModel* makeModulesModel(QObject* parent) {
               return QVariant(qlonglong(it.change || it.diffUnknown ? 0 : it.identity < 0 ? it.module->totalNs : ident(it).totalNs));
           },
           right},
-         {QStringLiteral("Device"),
-          [](const I& it) {
-              if (it.change || it.diffUnknown) return QVariant();
-              if (it.identity < 0) {
-                  QStringList l;
-                  for (const std::string& d : it.module->devices) l << qs(d);
-                  return QVariant(l.isEmpty() ? notInLog() : l.join(QStringLiteral(", ")));
-              }
-              return QVariant(ident(it).device.empty() ? notInLog() : qs(ident(it).device));
-          }},
+         {QStringLiteral("Device"), moduleDevices},
          {QStringLiteral("Load sequence"),
           [](const I& it) { return it.identity < 0 && !it.change ? QVariant(loadSequenceText(*it.module)) : QVariant(); },
           {},
           Qt::AlignLeft | Qt::AlignVCenter,
-          [](const I& it) {
-              if (it.identity >= 0 || it.change) return QVariant();
-              // The whole sequence with each load's outcome.
-              QStringList l;
-              for (const engine::warp::ModuleLoad& load : it.module->loads)
-                  l << QStringLiteral("%1 %2").arg(qs(engine::warp::shortHash(load.hash)),
-                                                   load.result == CS_MODULE_COMPILED ? QStringLiteral("(compiled)")
-                                                   : load.result == CS_MODULE_CACHED ? QStringLiteral("(cached)")
-                                                   : load.result == CS_MODULE_ERROR  ? QStringLiteral("(error)")
-                                                                                     : QString());
-              return QVariant((hasHashCycle(*it.module) ? QStringLiteral("Returns to an earlier hash (a cycle):\n")
-                                                        : QString()) + l.join(QStringLiteral(" → ")));
-          },
+          loadSequenceTooltip,
           [](const I& it) { return it.identity < 0 && !it.change && hasHashCycle(*it.module) ? Tone::Bad : Tone::Neutral; }}},
         parent);
 }

@@ -213,7 +213,16 @@ private:
     bool inPinnedBand(double v) const;
     void contextMenuAt(QPoint pos, QPoint globalPos);
     int rowAtValue(double v) const;  // index into m_rows at value-axis coordinate v, or -1
+    // Painting (timeline_paint.cpp): every row, then the step markers across them.
     void paintContent(Canvas& canvas) const;
+    void paintPinnedBand(Canvas& canvas, const Row& first) const;
+    void paintRow(Canvas& canvas, std::size_t r) const;
+    void paintSpans(Canvas& canvas, const Row& row, const std::vector<engine::TimelineItem>& items, std::int64_t t0,
+                    std::int64_t t1) const;
+    void paintMarks(Canvas& canvas, const Row& row, const std::vector<engine::MarkItem>& marks, std::int64_t t0,
+                    std::int64_t t1) const;
+    void paintSteps(Canvas& canvas) const;
+    double pixelX(int source, std::int64_t ns) const;  // widget x of time `ns` of `source`
     double keyOf(int source, std::int64_t ns) const;
     std::int64_t nsOf(int source, double key) const;
     std::int64_t bucketNs(int source) const;

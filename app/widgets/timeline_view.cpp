@@ -44,6 +44,26 @@ TimelineView::TimelineView(QWidget* parent)
     : QWidget(parent), m_plot(new TimelinePlot(this)), m_details(new QPlainTextEdit(this)), m_tabs(new QTabWidget(this)),
       m_fetcher(new RowDetailsFetcher(this)), m_follow(new QCheckBox(QStringLiteral("Follow selection"), this)),
       m_status(new QLabel(this)), m_raw(new QCheckBox(QStringLiteral("Raw"), this)) {
+    QHBoxLayout* tools = makeTools();
+    setUpDetails();
+    setUpDetailTabs(makeRangePage());
+    QSplitter* split = makeSplit();
+    m_legend = new QLabel(this);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setToolTip(QStringLiteral("Colours of what is drawn: span categories, cache-lookup marks"));
+    auto* layout = new QVBoxLayout(this);
+    m_loss = makeLossBanner(this);
+    layout->addWidget(m_loss);
+    layout->addLayout(tools);
+    layout->addWidget(m_legend);
+    m_hitLabel = new QLabel(this);
+    m_hitLabel->setVisible(false);
+    layout->addWidget(m_hitLabel);
+    layout->addWidget(split, 1);
+}
+
+// The zoom buttons, "Follow selection" and the status (the window in time) above the plot.
+QHBoxLayout* TimelineView::makeTools() {
     auto* tools = new QHBoxLayout;
     auto* fit = button(QStringLiteral("Fit all"), QStringLiteral("Show every lane and the whole time range (0)"), this);
     auto* in = button(QStringLiteral("Zoom in"), QStringLiteral("Zoom in (W, or the mouse wheel)"), this);
@@ -63,6 +83,11 @@ TimelineView::TimelineView(QWidget* parent)
         const TimelineSelection& s = m_plot->selection();
         if (s.valid() && s.lane >= 0) m_plot->showRange(s.source, s.item.startNs, s.item.endNs);
     });
+    return tools;
+}
+
+// The Details tab: the selection in words, then the row as read from the trace (on a worker thread).
+void TimelineView::setUpDetails() {
     m_details->setReadOnly(true);
     m_details->setPlainText(m_plot->selectionText());
     connect(m_plot, &TimelinePlot::selectionChanged, this, &TimelineView::showSelection);
@@ -80,8 +105,10 @@ TimelineView::TimelineView(QWidget* parent)
         m_detailsComplete = true;
     });
     connect(m_plot, &TimelinePlot::replotted, this, &TimelineView::updateStatus);
+}
 
-    // The range table: what a Shift-drag band holds, per span name.
+// The range table: what a Shift-drag band holds, per span name.
+QWidget* TimelineView::makeRangePage() {
     m_rangeModel = new TableModel<RangeTableRow>(
         {{QStringLiteral("Name"), [](const RangeTableRow& r) { return QVariant(r.name); }},
          {QStringLiteral("Category"), [](const RangeTableRow& r) { return QVariant(r.category); }},
@@ -101,7 +128,10 @@ TimelineView::TimelineView(QWidget* parent)
     rangeLayout->addWidget(m_rangeHeadline);
     rangeLayout->addWidget(m_rangeTable, 1);
     connect(m_plot, &TimelinePlot::rangeSelected, this, &TimelineView::showRange);
+    return rangePage;
+}
 
+void TimelineView::setUpDetailTabs(QWidget* rangePage) {
     // A cache-lookup mark leads to its row in the Cache view (which leads back, "Show in timeline").
     m_openInCache = button(QStringLiteral("Open in Cache"), QStringLiteral("Show this lookup in the Cache view: why it missed, "
                                                                            "what moved (Enter on the timeline)"), this);
@@ -120,6 +150,10 @@ TimelineView::TimelineView(QWidget* parent)
     m_tabs->setCornerWidget(corner, Qt::TopRightCorner);
     m_tabs->addTab(m_details, QStringLiteral("Details"));
     m_tabs->addTab(rangePage, QStringLiteral("Range"));
+}
+
+// The plot (or the sentence shown when nothing has a time) over the Details and Range tabs.
+QSplitter* TimelineView::makeSplit() {
     auto* split = new QSplitter(Qt::Vertical, this);
     m_plotPages = new QStackedWidget(this);
     m_plotPages->addWidget(m_plot);
@@ -137,18 +171,7 @@ TimelineView::TimelineView(QWidget* parent)
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
     split->setSizes({600, 150});
-    m_legend = new QLabel(this);
-    m_legend->setTextFormat(Qt::RichText);
-    m_legend->setToolTip(QStringLiteral("Colours of what is drawn: span categories, cache-lookup marks"));
-    auto* layout = new QVBoxLayout(this);
-    m_loss = makeLossBanner(this);
-    layout->addWidget(m_loss);
-    layout->addLayout(tools);
-    layout->addWidget(m_legend);
-    m_hitLabel = new QLabel(this);
-    m_hitLabel->setVisible(false);
-    layout->addWidget(m_hitLabel);
-    layout->addWidget(split, 1);
+    return split;
 }
 
 void TimelineView::renderDetails() {

@@ -16,8 +16,10 @@ struct RowDetails;
 }
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class QToolButton;
@@ -72,6 +74,12 @@ signals:
     void openLookup(int source, std::int64_t lookupId);
 
 private:
+    // The parts the constructor puts together (timeline_view.cpp).
+    QHBoxLayout* makeTools();
+    void setUpDetails();
+    QWidget* makeRangePage();
+    void setUpDetailTabs(QWidget* rangePage);
+    QSplitter* makeSplit();
     void showHitLabel();  // "match i of n for ..." for the current hit
     void updateStatus();
     void showSelection();
