@@ -39,25 +39,40 @@ QColor chartColor(const std::string& label) {
     return categoryColor(CS_CAT_OTHER);
 }
 
-// The figures of the engine's compile accounting (docs/accounting.md), as every view shows them.
-QString compileHeadline(const engine::CompileSummary& s) {
+// The figures of the engine's compile accounting (docs/accounting.md), each the text of its
+// TraceFigures key (issue 35: the headline shows no figure that is not keyed). The share is of the
+// clocked compile time: work from a log without a clock is said apart, never inside the wall time.
+QString compileHeadline(const engine::CompileSummary& s, const engine::TraceFigures& f) {
     // Nothing compiled: say what the trace lacks and how to record it, not "0 ns compiling".
     if (const QString none = noCompileSentence(s); !none.isEmpty()) return none;
+    auto text = [&f](const char* key) { return qs(engine::figureText(f, key)); };
+    auto value = [&f](const char* key) {
+        const engine::Figure* x = f.find(key);
+        return x ? x->value : std::nullopt;
+    };
     // Compiles printed without their time and none timed: unknown, not 0 ns (issue 35).
-    const bool unknown = s.compileNs == 0 && s.untimedCompiles > 0;
-    const QString compiles = s.untimedCompiles == 1 ? QStringLiteral("1 compile") : QStringLiteral("%1 compiles").arg(s.untimedCompiles);
-    QString text = unknown ? QStringLiteral("unknown time compiling (%1, no time printed)").arg(compiles)
-                           : QStringLiteral("%1 compiling").arg(durationText(s.compileNs));
+    const bool unknown = f.find("compile_ns") && !value("compile_ns");
+    const std::int64_t untimed = value("compiles_untimed").value_or(0);
+    const QString compiles = untimed == 1 ? QStringLiteral("1 compile") : QStringLiteral("%1 compiles").arg(text("compiles_untimed"));
+    const auto clocked = value("compile.clocked_ns"), wall = value("wall_ns");
+    QString out = unknown ? QStringLiteral("unknown time compiling (%1, no time printed)").arg(compiles)
+                          : QStringLiteral("%1 compiling").arg(text("compile_ns"));
     // A share of an unknown time is no figure: the wall time alone then.
-    if (auto share = s.compileShare(); share && !unknown)
-        text += QStringLiteral(", %1 of %2 clocked wall time").arg(percentText(*share), durationText(s.wallNs));
-    else if (unknown && s.wallNs > 0)
-        text += QStringLiteral(" in %1 clocked wall time").arg(durationText(s.wallNs));
-    else if (!unknown)
-        text += QStringLiteral(" (no wall clock: durations only)");
-    if (s.untimedCompiles && !unknown) text += QStringLiteral(" + %1 with time not recorded").arg(compiles);
-    if (s.cacheLoadNs > 0) text += QStringLiteral(" · %1 cache loads").arg(durationText(s.cacheLoadNs));
-    return text + QStringLiteral(" · %1 session(s)").arg(s.sessions.size());
+    if (clocked && wall && *wall > 0) {
+        const QString share = percentText(static_cast<double>(*clocked) / static_cast<double>(*wall));
+        if (value("compile.unclocked_ns").value_or(0) > 0)
+            out += QStringLiteral(": %1 (%2) of %3 clocked wall time, %4 in logs without a clock")
+                       .arg(text("compile.clocked_ns"), share, text("wall_ns"), text("compile.unclocked_ns"));
+        else
+            out += QStringLiteral(", %1 of %2 clocked wall time").arg(share, text("wall_ns"));
+    } else if (unknown && wall && *wall > 0) {
+        out += QStringLiteral(" in %1 clocked wall time").arg(text("wall_ns"));
+    } else if (!unknown) {
+        out += QStringLiteral(" (no wall clock: durations only)");
+    }
+    if (untimed && !unknown) out += QStringLiteral(" + %1 with time not recorded").arg(compiles);
+    if (value("cache_load_ns").value_or(0) > 0) out += QStringLiteral(" · %1 cache loads").arg(text("cache_load_ns"));
+    return out + QStringLiteral(" · %1 session(s)").arg(text("sessions"));
 }
 
 OverviewView::OverviewView(QWidget* parent)
@@ -117,7 +132,10 @@ void OverviewView::setDocument(const TraceDocument& doc) {
     }
     showLossBanner(m_loss, lossBannerText({&doc}));
     const engine::CompileSummary& s = *doc.summary;
-    m_headline->setText(doc.label + QStringLiteral(": ") + compileHeadline(s));
+    // The analysis's figures once it is done; the summary's time figures while it runs (the same keys).
+    const engine::TraceFigures early = doc.analyses && doc.analyses->figures ? engine::TraceFigures{} : engine::timeFigures(s);
+    m_headline->setText(doc.label + QStringLiteral(": ") +
+                        compileHeadline(s, doc.analyses && doc.analyses->figures ? *doc.analyses->figures : early));
     m_verdict->setText(acceptanceVerdictHtml(doc));
     const QString noTime = lacksSentence(&s, QStringLiteral("compile with a duration"));
     for (FilteredTable* t : {m_categoryTable, m_runtimeTable}) t->setEmptyText(noTime);

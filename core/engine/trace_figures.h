@@ -23,6 +23,7 @@ class JsonWriter;
 namespace cs::engine {
 
 struct TraceAnalysis;
+struct CompileSummary;
 
 struct Figure {
     std::string key;    // stable, e.g. "compile_ns", "cache.misses.replayed"
@@ -41,8 +42,19 @@ struct TraceFigures {
 // no module loads, no invalidation trees) is left out rather than shown as 0.
 TraceFigures traceFigures(const TraceAnalysis& analysis);
 
+// The time figures alone (compile, wall, span, sessions), from the summary: what a surface shows
+// while the rest of the analysis runs. traceFigures() begins with exactly these.
+TraceFigures timeFigures(const CompileSummary& summary);
+
 // A figure as every surface prints it: "2.12 s" for a duration, "1,234" for a count, "unknown".
 std::string figureText(const Figure& figure);
+
+// The same for a key; "unknown" when the trace has no such figure.
+std::string figureText(const TraceFigures& figures, std::string_view key);
+
+// "invalidations.tree.3": the keys of the forest's tree at index `tree` (0-based; numbered from 1 as
+// `compilescope trees` prints them) begin with it: .children, .invalidated, .recompile_ns.
+std::string invalidationTreeKey(std::size_t tree);
 
 // {"key": value or null, ...} in the figures' order: `info --json` and the report's data block.
 void writeFiguresJson(util::JsonWriter& j, const TraceFigures& figures);

@@ -129,6 +129,10 @@ std::vector<Tile> chooseTiles(const TraceReport& t) {
 
     std::int64_t span = s.startNs && s.endNs && *s.endNs > *s.startNs ? util::satSub(*s.endNs, *s.startNs) : 0;
     std::string share = s.compileShare ? percent(*s.compileShare) + " of the clocked wall time" : "no wall clock";
+    // The share is of the clocked part; a log's durations lie outside the wall time (issue 35).
+    if (const engine::Figure* unclocked = t.figures.find("compile.unclocked_ns"); s.compileShare && unclocked && unclocked->value.value_or(0) > 0)
+        share = engine::figureText(t.figures, "compile.clocked_ns") + " of it in the clocked wall time (" + percent(*s.compileShare) +
+                "); " + engine::figureText(*unclocked) + " from logs without a clock";
     if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
     // Compiles printed without their time and none timed: the compile_ns figure is unknown, not 0 ns
     // (issue 35, engine/trace_figures.h).

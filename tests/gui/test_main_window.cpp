@@ -59,8 +59,10 @@ protected:
 TEST_F(MainWindowTest, OverviewShowsCompileTimeSharesAndVerdict) {
     open({path});
     OverviewView* o = window->overview();
-    // 5.30 s of it on the wall clock (the nvcc phases carry no timestamp), beside 100 ms of cache loads.
-    EXPECT_TRUE(o->headline().contains(QStringLiteral("5.35 s compiling, 53.0% of 10.0 s clocked wall time · 100 ms cache loads")))
+    // 5.30 s of it on the wall clock, its share of the wall time; the nvcc phases carry no timestamp,
+    // so their 50 ms are said apart, outside the wall time (issue 35); 100 ms of cache loads beside.
+    EXPECT_TRUE(o->headline().contains(QStringLiteral("5.35 s compiling: 5.30 s (53.0%) of 10.0 s clocked wall time, "
+                                                      "50.0 ms in logs without a clock · 100 ms cache loads")))
         << o->headline().toStdString();
     EXPECT_EQ(o->categoryModel()->rowCount(), 6);
     EXPECT_EQ(o->categoryModel()->index(0, 0).data().toString(), QStringLiteral("compile"));
