@@ -7,7 +7,6 @@
 #include "core/trace/writer.h"
 
 #include <benchmark/benchmark.h>
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <sstream>
@@ -48,7 +47,7 @@ void BM_ScanMillionEvents(benchmark::State& state) {
                                 "SELECT sum(start_ns) FROM module_loads", "SELECT sum(start_ns) FROM kernel_launches",
                                 "SELECT sum(start_ns) FROM cuda_programs", "SELECT sum(dur_ns) FROM phase_timings",
                                 "SELECT sum(ordinal) FROM invalidation_items"})
-            reader->query(sql, [&](sqlite3_stmt* st) { sum += sqlite3_column_int64(st, 0); });
+            reader->query(sql, [&](const cs::trace::Row& st) { sum += st.integer(0); });
         benchmark::DoNotOptimize(sum);
     }
     state.SetItemsProcessed(state.iterations() * kEvents);

@@ -7,49 +7,38 @@
 #include "core/trace/reader.h"
 #include "core/util/json_writer.h"
 
-#include <sqlite3.h>
-
+#include <algorithm>
 #include <cstdio>
 
 namespace cs::cli {
 
 namespace {
-std::string cellText(sqlite3_stmt* st, int i) {
-    switch (sqlite3_column_type(st, i)) {
-    case SQLITE_NULL:
-        return "NULL";
-    case SQLITE_BLOB: {
-        auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(st, i));
-        int n = sqlite3_column_bytes(st, i);
-        std::string s = "x'";
-        for (int k = 0; k < n && k < 16; ++k) {
-            char b[4];
-            std::snprintf(b, sizeof b, "%02x", p[k]);
-            s += b;
-        }
-        return s + (n > 16 ? "...'" : "'");
-    }
-    default:
-        return reinterpret_cast<const char*>(sqlite3_column_text(st, i));
-    }
-}
-
-std::string hexBlob(sqlite3_stmt* st, int i) {
-    auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(st, i));
-    int n = sqlite3_column_bytes(st, i);
+std::string hexBlob(std::string_view bytes, std::size_t limit) {
     std::string s;
-    s.reserve(static_cast<size_t>(n) * 2);
-    for (int k = 0; k < n; ++k) {
+    s.reserve(std::min(bytes.size(), limit) * 2);
+    for (std::size_t k = 0; k < bytes.size() && k < limit; ++k) {
         char b[4];
-        std::snprintf(b, sizeof b, "%02x", p[k]);
+        std::snprintf(b, sizeof b, "%02x", static_cast<unsigned char>(bytes[k]));
         s += b;
     }
     return s;
 }
 
-std::string_view text(sqlite3_stmt* st, int i) {
-    auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
-    return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(st, i))) : std::string_view();
+std::string hexBlob(const trace::Row& st, int i) { return hexBlob(st.blob(i), std::string_view::npos); }
+
+std::string cellText(const trace::Row& st, int i) {
+    switch (st.type(i)) {
+    case trace::ColumnType::Null: return "NULL";
+    case trace::ColumnType::Blob: {
+        const std::string_view bytes = st.blob(i);
+        return "x'" + hexBlob(bytes, 16) + (bytes.size() > 16 ? "...'" : "'");
+    }
+    default: {
+        // Up to the first NUL, as a terminal shows it.
+        const std::string_view t = st.textView(i);
+        return std::string(t.data() ? t.data() : "");
+    }
+    }
 }
 
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. NULL is empty.
@@ -66,28 +55,28 @@ void csvField(std::ostream& out, std::string_view v) {
     out << '"';
 }
 
-void csvRow(std::ostream& out, sqlite3_stmt* st, bool header) {
-    int n = sqlite3_column_count(st);
+void csvRow(std::ostream& out, const trace::Row& st, bool header) {
+    int n = st.columnCount();
     for (int i = 0; i < n; ++i) {
         if (i) out << ',';
-        if (header) csvField(out, sqlite3_column_name(st, i));
-        else if (sqlite3_column_type(st, i) == SQLITE_BLOB) csvField(out, hexBlob(st, i));
-        else if (sqlite3_column_type(st, i) != SQLITE_NULL) csvField(out, text(st, i));
+        if (header) csvField(out, st.columnName(i));
+        else if (st.type(i) == trace::ColumnType::Blob) csvField(out, hexBlob(st, i));
+        else if (!st.isNull(i)) csvField(out, st.textView(i));
     }
     out << "\r\n";
 }
 
 // One object per row, typed: integers and reals as numbers, text as strings, blobs as hex strings.
-void jsonRow(util::JsonWriter& w, sqlite3_stmt* st) {
+void jsonRow(util::JsonWriter& w, const trace::Row& st) {
     w.beginObject();
-    for (int i = 0, n = sqlite3_column_count(st); i < n; ++i) {
-        w.key(sqlite3_column_name(st, i));
-        switch (sqlite3_column_type(st, i)) {
-        case SQLITE_NULL: w.null(); break;
-        case SQLITE_INTEGER: w.value(static_cast<std::int64_t>(sqlite3_column_int64(st, i))); break;
-        case SQLITE_FLOAT: w.value(sqlite3_column_double(st, i)); break;
-        case SQLITE_BLOB: w.value(hexBlob(st, i)); break;
-        default: w.value(text(st, i)); break;
+    for (int i = 0, n = st.columnCount(); i < n; ++i) {
+        w.key(st.columnName(i));
+        switch (st.type(i)) {
+        case trace::ColumnType::Null: w.null(); break;
+        case trace::ColumnType::Integer: w.value(st.integer(i)); break;
+        case trace::ColumnType::Real: w.value(st.real(i)); break;
+        case trace::ColumnType::Blob: w.value(hexBlob(st, i)); break;
+        case trace::ColumnType::Text: w.value(st.textView(i)); break;
         }
     }
     w.endObject();
@@ -111,7 +100,7 @@ int runSql(const std::vector<std::string>& args, CommandIo& io) {
     reader->restrictToUserQueries();
     if (format == "csv") {
         bool first = true;
-        reader->query(positional[1], [&](sqlite3_stmt* st) {
+        reader->query(positional[1], [&](const trace::Row& st) {
             if (first) csvRow(io.out, st, true);
             first = false;
             csvRow(io.out, st, false);
@@ -121,17 +110,17 @@ int runSql(const std::vector<std::string>& args, CommandIo& io) {
     if (format == "json") {
         util::JsonWriter w(io.out, false);
         w.beginArray();
-        reader->query(positional[1], [&](sqlite3_stmt* st) { jsonRow(w, st); });
+        reader->query(positional[1], [&](const trace::Row& st) { jsonRow(w, st); });
         w.endArray();
         io.out << "\n";
         return Exit::Ok;
     }
     std::unique_ptr<TablePrinter> table;
-    reader->query(positional[1], [&](sqlite3_stmt* st) {
-        int n = sqlite3_column_count(st);
+    reader->query(positional[1], [&](const trace::Row& st) {
+        int n = st.columnCount();
         if (!table) {
             std::vector<std::string> header;
-            for (int i = 0; i < n; ++i) header.emplace_back(sqlite3_column_name(st, i));
+            for (int i = 0; i < n; ++i) header.emplace_back(st.columnName(i));
             table = std::make_unique<TablePrinter>(header);
         }
         std::vector<std::string> row;

@@ -2,7 +2,6 @@
 
 #include "core/trace/reader.h"
 
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -66,9 +65,9 @@ void checkCudaHandshake(const std::string& tracePath, std::ostream& err) {
         auto r = trace::TraceReader::open(tracePath);
         r->query("SELECT n.str, count(*) FROM counters c JOIN strings s ON s.id=c.scope_sid JOIN strings n ON "
                  "n.id=c.name_sid WHERE s.str='cupti' AND n.str IN ('handshake','gpu_events_unavailable') GROUP BY 1",
-                 [&](sqlite3_stmt* st) {
-                     std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-                     (name == "handshake" ? handshakes : unavailable) = sqlite3_column_int64(st, 1);
+                 [&](const trace::Row& st) {
+                     const std::string name = st.text(0);
+                     (name == "handshake" ? handshakes : unavailable) = st.integer(1);
                  });
     } catch (const std::exception& e) {
         err << "compilescope record: cannot check the CUDA handshake in " << tracePath << ": " << e.what() << "\n";

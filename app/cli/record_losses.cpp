@@ -1,16 +1,16 @@
 #include "record_losses.h"
 
-#include "core/engine/trace_facts.h"
 #include "core/engine/trace_losses.h"
 #include "core/trace/reader.h"
+#include "core/trace/table_readers.h"
 #include "core/util/saturating.h"
 #include "core/util/units.h"
 
-#include <sqlite3.h>
-
-#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cs::cli {
@@ -36,19 +36,14 @@ constexpr Reason kReasons[] = {
 
 constexpr std::size_t kOther = std::size(kReasons) - 1;  // dropped_other
 
-// The stats rows of the trace, as the engine reads them, with how many sessions each covers.
-std::vector<std::pair<engine::StatRow, std::int64_t>> statsOf(const std::string& tracePath) {
-    std::vector<std::pair<engine::StatRow, std::int64_t>> rows;
-    auto r = trace::TraceReader::open(tracePath);
-    r->query("SELECT name, source, sum(count), count(DISTINCT session_id) FROM stats GROUP BY name, source",
-             [&](sqlite3_stmt* st) {
-                 auto text = [&](int i) {
-                     const auto* t = sqlite3_column_text(st, i);
-                     return std::string(t ? reinterpret_cast<const char*>(t) : "");
-                 };
-                 rows.push_back({{text(0), text(1), "", sqlite3_column_int64(st, 2)}, sqlite3_column_int64(st, 3)});
-             });
-    return rows;
+// How many processes counted each stats row's name (a file-wide row names none).
+std::map<std::string, std::int64_t> processesPerName(const trace::TraceReader& reader) {
+    std::map<std::string, std::set<std::int64_t>> sessions;
+    for (const trace::StoredStat& s : trace::readStats(reader))
+        if (s.count > 0 && s.sessionId) sessions[s.name].insert(*s.sessionId);
+    std::map<std::string, std::int64_t> out;
+    for (const auto& [name, ids] : sessions) out[name] = static_cast<std::int64_t>(ids.size());
+    return out;
 }
 }  // namespace
 
@@ -59,22 +54,21 @@ void reportRecordingLosses(const std::string& tracePath, std::ostream& err) {
     std::vector<Row> rows(std::size(kReasons));
     std::int64_t total = 0;
     try {
-        const auto stats = statsOf(tracePath);
-        engine::TraceFacts facts;
-        for (const auto& [s, sessions] : stats) facts.stats.push_back(s);
-        // The engine's figure, so that record's line and `info`'s banner never disagree.
-        const engine::TraceLosses losses = engine::lossesOf(facts);
+        auto reader = trace::TraceReader::open(tracePath);
+        // The engine's figure and its rows, so that record's line and `info`'s banner never disagree.
+        const engine::TraceLosses losses = engine::readTraceLosses(*reader);
         total = losses.droppedEvents;
-        for (const auto& [s, sessions] : stats) {
-            const std::string& name = s.name;
-            const bool counted = std::any_of(losses.items.begin(), losses.items.end(),
-                                             [&name](const engine::Loss& l) { return l.events && l.name == name; });
-            if (!counted || s.count <= 0) continue;
+        const auto processes = processesPerName(*reader);
+        std::set<std::pair<std::size_t, std::string>> named;  // (reason, stats name): processes once per name
+        for (const engine::Loss& l : losses.items) {
+            if (!l.events) continue;
             std::size_t i = 0;
-            while (i < std::size(kReasons) && kReasons[i].stat != s.name) ++i;
+            while (i < std::size(kReasons) && kReasons[i].stat != l.name) ++i;
             if (i == std::size(kReasons)) i = kOther;
-            rows[i].count = util::satAdd(rows[i].count, s.count);
-            rows[i].processes += sessions;
+            rows[i].count = util::satAdd(rows[i].count, l.count);
+            if (!named.insert({i, l.name}).second) continue;
+            // A count from the write-failure note (trace_facts.h) names no process.
+            if (const auto p = processes.find(l.name); p != processes.end()) rows[i].processes += p->second;
         }
     } catch (const std::exception& e) {
         err << "compilescope: cannot check " << tracePath << " for dropped events: " << e.what() << "\n";

@@ -21,8 +21,6 @@
 #include <QElapsedTimer>
 #include <QThread>
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -33,9 +31,7 @@ namespace {
 // Opens the mirror and pins what it holds now: a read transaction whose first read fixes the snapshot.
 std::shared_ptr<trace::TraceReader> openPinned(const std::string& mirror) {
     std::shared_ptr<trace::TraceReader> r = trace::TraceReader::open(mirror);
-    if (sqlite3_exec(r->db(), "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
-        throw trace::TraceError(trace::TraceErrorKind::Unreadable, mirror, "cannot begin a read transaction on the live mirror");
-    r->rowCount("spans");
+    r->pinSnapshot();
     return r;
 }
 }  // namespace

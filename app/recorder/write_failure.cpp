@@ -6,11 +6,10 @@
 
 #include <compilescope/wire_protocol.h>
 
-#include <sqlite3.h>
-
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <vector>
 
 namespace cs::recorder {
 
@@ -37,34 +36,18 @@ const char* tableOf(int type) {
     }
 }
 
-// Rows per table of the trace as it is now on disk (-1 where it cannot be read).
-std::int64_t rowsOf(sqlite3* db, const std::string& table) {
-    sqlite3_stmt* st = nullptr;
-    std::int64_t n = -1;
-    if (db && sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
-}
-
-
 // Events not stored, per table: received minus the rows the trace kept (never negative).
 std::map<std::string, std::int64_t> notStored(const std::string& tracePath, const EventCounts& received) {
     std::map<std::string, std::int64_t> expected, lost;
     for (std::size_t i = 0; i < received.size(); ++i)
         if (const char* t = tableOf(static_cast<int>(i) + CS_WIRE_FIRST_EVENT); *t && received[i]) expected[t] += received[i];
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(tracePath.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
-        db = nullptr;
-    }
-    for (const auto& [table, n] : expected) {
-        const std::int64_t kept = rowsOf(db, table);
+    std::vector<std::string> tables;
+    for (const auto& e : expected) tables.push_back(e.first);
+    for (const auto& [table, kept] : trace::rowsOnDisk(tracePath, tables)) {
+        const std::int64_t n = expected[table];
         const std::int64_t missing = kept < 0 ? n : n - kept;
         if (missing > 0) lost[table] = missing;
     }
-    sqlite3_close(db);
     return lost;
 }
 }  // namespace

@@ -74,7 +74,7 @@ public:
         : m_reader(reader), m_a(a), m_detail(detail) {
         for (const SessionSummary& s : a.summary.sessions) m_sessions[s.id] = &s;
         reader.query("SELECT session_id, ts_ns, step FROM steps ORDER BY session_id, ts_ns, id",
-                     [&](sqlite3_stmt* st) { m_steps[colInt(st, 0)].push_back({colInt(st, 1), colInt(st, 2)}); });
+                     [&](const trace::Row& st) { m_steps[colInt(st, 0)].push_back({colInt(st, 1), colInt(st, 2)}); });
         if (a.cache)
             for (const MissExplanation& e : a.cache->attribution.misses) m_miss[e.lookup] = &e;
         if (a.modules)
@@ -99,12 +99,12 @@ public:
                     out.push_back({Modules, l.id, l.sessionId, display(l.sessionId, l.startNs.value_or(0)),
                                    moduleOutcome(l.result), 0});
                 }
-        m_reader.query("SELECT id, session_id, start_ns, result FROM cuda_programs", [&](sqlite3_stmt* st) {
+        m_reader.query("SELECT id, session_id, start_ns, result FROM cuda_programs", [&](const trace::Row& st) {
             auto result = colOpt(st, 3);
             out.push_back({Programs, colInt(st, 0), colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
                            !result ? CompileOutcome::Unknown : *result == 0 ? CompileOutcome::Compiled : CompileOutcome::Error, 0});
         });
-        m_reader.query("SELECT id, session_id, coalesce(start_ns, 0), operation FROM cuda_jit", [&](sqlite3_stmt* st) {
+        m_reader.query("SELECT id, session_id, coalesce(start_ns, 0), operation FROM cuda_jit", [&](const trace::Row& st) {
             const auto op = colInt(st, 3);
             out.push_back({Jit, colInt(st, 0), colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
                            op == CS_JIT_OP_COMPILE ? CompileOutcome::Compiled
@@ -116,14 +116,14 @@ public:
         std::unordered_set<std::int64_t> failed;
         m_reader.query("SELECT a.span_id FROM span_args a JOIN strings k ON k.id = a.key_sid "
                        "WHERE k.str = 'status' AND a.value = 'failed'",
-                       [&](sqlite3_stmt* st) { failed.insert(colInt(st, 0)); });
+                       [&](const trace::Row& st) { failed.insert(colInt(st, 0)); });
         // IndexDetail::Identity: each span's name and duration in the same pass (leanDetails).
         const bool lean = m_detail == IndexDetail::Identity;
         m_reader.query(std::string("SELECT sp.id, t.session_id, sp.start_ns, sp.category, ") +
                            (lean ? "sp.dur_ns, sp.name_sid" : "NULL, NULL") +
                            " FROM spans sp JOIN tracks t ON t.id = sp.track_id WHERE sp.category IN (" +
                            std::to_string(CS_CAT_COMPILE) + ", " + std::to_string(CS_CAT_CACHE_LOAD) + ")",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            const std::int64_t id = colInt(st, 0);
                            const bool compile = colInt(st, 3) == CS_CAT_COMPILE;
                            out.push_back({Spans, id, colInt(st, 1), display(colInt(st, 1), colInt(st, 2)),
@@ -283,7 +283,7 @@ private:
         std::int64_t session = 0, start = 0;
         m_reader.query("SELECT api, start_ns, dur_ns, name_sid, source_digest_sid, result, log_bytes, output_bytes, session_id "
                        "FROM cuda_programs WHERE id = " + std::to_string(e.rowId),
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            api = static_cast<int>(colInt(st, 0));
                            start = colInt(st, 1);
                            e.durNs = colOpt(st, 2);
@@ -299,7 +299,7 @@ private:
         if (e.why.empty()) e.why = api == CS_CUDA_NVJITLINK ? "linked" : "compiled from source at run time";
         m_reader.query("SELECT option_sid FROM cuda_program_options WHERE program_id = " + std::to_string(e.rowId) +
                            " ORDER BY ordinal",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            std::string opt = m_reader.str(colInt(st, 0));
                            auto eq = opt.find('=');
                            if (eq == std::string::npos) e.options.push_back({opt, ""});
@@ -307,7 +307,7 @@ private:
                        });
         m_reader.query("SELECT kind_sid, name_sid, bytes FROM cuda_program_inputs WHERE program_id = " + std::to_string(e.rowId) +
                            " ORDER BY ordinal",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            std::string in = m_reader.str(colInt(st, 1));
                            if (auto k = colInt(st, 0)) in = m_reader.str(k) + " " + in;
                            if (auto b = colOpt(st, 2)) in += " (" + std::to_string(*b) + " bytes)";
@@ -321,13 +321,13 @@ private:
             m_reader.query("SELECT phase_sid, total(max(dur_ns, 0)), count(*) FROM phase_timings WHERE session_id = " +
                                std::to_string(session) + " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
                                std::to_string(util::satAdd(start, *e.durNs)) + " GROUP BY phase_sid ORDER BY 2 DESC LIMIT 20",
-                           [&](sqlite3_stmt* st) { e.phases.push_back({m_reader.str(colInt(st, 0)), colInt(st, 1), colInt(st, 2)}); });
+                           [&](const trace::Row& st) { e.phases.push_back({m_reader.str(colInt(st, 0)), colInt(st, 1), colInt(st, 2)}); });
     }
 
     void jitDetails(CompileEntry& e) {
         m_reader.query("SELECT dur_ns, entry_type, operation, cache_path_sid, cache_bytes FROM cuda_jit WHERE id = " +
                            std::to_string(e.rowId),
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            e.durNs = colOpt(st, 0);
                            e.name = std::string(trace::enumName("jit_entry", static_cast<int>(colInt(st, 1))));
                            e.why = "driver JIT " + std::string(trace::enumName("jit_operation", static_cast<int>(colInt(st, 2))));
@@ -346,7 +346,7 @@ private:
         m_reader.query("SELECT k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = " +
                            std::to_string(e.rowId) + " AND k.str IN ('compile_id', 'status', 'fail_type', 'fail_reason', "
                            "'graph_break', 'guard failure 1', 'restart_reasons')",
-                       [&](sqlite3_stmt* st) { a.emplace(trace::colText(st, 0), trace::colText(st, 1)); });
+                       [&](const trace::Row& st) { a.emplace(trace::colText(st, 0), trace::colText(st, 1)); });
         auto first = [](const std::string& s) { return s.substr(0, s.find('\n')); };
         if (auto id = a.find("compile_id"); id != a.end()) e.identity = "compile " + id->second;
         const std::string status = a.count("status") ? a["status"] : "";
@@ -365,7 +365,7 @@ private:
         int category = 0;
         m_reader.query("SELECT track_id, start_ns, dur_ns, name_sid, detail_sid, category FROM spans WHERE id = " +
                            std::to_string(e.rowId),
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            track = colInt(st, 0);
                            start = colInt(st, 1);
                            e.durNs = colOpt(st, 2);
@@ -377,7 +377,7 @@ private:
         e.costNs = e.durNs;
         e.why = category == CS_CAT_COMPILE ? "compiled" : "loaded code compiled before";
         m_reader.query("SELECT key_sid, value FROM span_args WHERE span_id = " + std::to_string(e.rowId) + " LIMIT 50",
-                       [&](sqlite3_stmt* st) { e.options.push_back({m_reader.str(colInt(st, 0)), trace::colText(st, 1)}); });
+                       [&](const trace::Row& st) { e.options.push_back({m_reader.str(colInt(st, 0)), trace::colText(st, 1)}); });
         // A --trace-compile statement printed without --trace-compile-timing, a TORCH_LOGS recompile.
         bool untimed = false;
         for (const auto& [name, value] : e.options) untimed |= name == "untimed" && value == "1";
@@ -390,7 +390,7 @@ private:
                                " AND start_ns >= " + std::to_string(start) + " AND start_ns < " +
                                std::to_string(util::satAdd(start, *e.durNs)) + " AND id != " + std::to_string(e.rowId) +
                                " AND dur_ns IS NOT NULL GROUP BY category ORDER BY 2 DESC",
-                           [&](sqlite3_stmt* st) {
+                           [&](const trace::Row& st) {
                                e.phases.push_back({std::string(trace::enumName("category", static_cast<int>(colInt(st, 0)))),
                                                    colInt(st, 1), colInt(st, 2)});
                            });
@@ -409,7 +409,7 @@ public:
     using LeanRows = std::unordered_map<std::int64_t, LeanRow>;
 
     void prefetchLean() {
-        m_reader.query("SELECT id, api, dur_ns, name_sid, source_digest_sid, result FROM cuda_programs", [&](sqlite3_stmt* st) {
+        m_reader.query("SELECT id, api, dur_ns, name_sid, source_digest_sid, result FROM cuda_programs", [&](const trace::Row& st) {
             const auto api = colInt(st, 1);
             LeanRow& r = m_programs[colInt(st, 0)];
             r.kind = api == CS_CUDA_NVJITLINK ? "nvJitLink link" : api == CS_CUDA_NVCC ? "nvcc compile" : "NVRTC program";
@@ -418,7 +418,7 @@ public:
             if (auto d = colInt(st, 4)) r.identity = "source " + m_reader.str(d);
             if (auto res = colOpt(st, 5); res && *res != 0) r.why = "failed with result " + std::to_string(*res);
         });
-        m_reader.query("SELECT id, dur_ns, entry_type, cache_path_sid FROM cuda_jit", [&](sqlite3_stmt* st) {
+        m_reader.query("SELECT id, dur_ns, entry_type, cache_path_sid FROM cuda_jit", [&](const trace::Row& st) {
             LeanRow& r = m_jit[colInt(st, 0)];
             r.kind = "driver JIT";
             r.durNs = colOpt(st, 1);
@@ -428,7 +428,7 @@ public:
         // The spans' names and durations come with their candidates (candidates()); torch.compile's compile
         // id tells two compiles of one frame apart (torchWhy).
         m_reader.query("SELECT a.span_id, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = 'compile_id'",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            if (auto it = m_spans.find(colInt(st, 0)); it != m_spans.end())
                                it->second.identity = "compile " + trace::colText(st, 1);
                        });

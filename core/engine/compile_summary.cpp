@@ -6,10 +6,10 @@
 #include "core/engine/session_labels.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
+#include "core/trace/table_readers.h"
 #include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <functional>
@@ -206,7 +206,7 @@ void CompileSummaryBuilder::Impl::assignDomains(const SessionClocks& clocks) {
 void CompileSummaryBuilder::Impl::readOtherTables() {
     // A module build's native compile time when logged, else the whole load if it compiled; a cached
     // load is cache-load time.
-    reader.query("SELECT session_id, start_ns, result, compile_ns, dur_ns FROM module_loads", [&](sqlite3_stmt* st) {
+    reader.query("SELECT session_id, start_ns, result, compile_ns, dur_ns FROM module_loads", [&](const trace::Row& st) {
         const auto result = colInt(st, 2);
         const bool compiled = result == CS_MODULE_COMPILED, cached = result == CS_MODULE_CACHED;
         if (!compiled && !cached) return;
@@ -215,12 +215,12 @@ void CompileSummaryBuilder::Impl::readOtherTables() {
         if (auto start = colOpt(st, 1)) timed(colInt(st, 0), label, *start, dur);
         else untimedFact(colInt(st, 0), label, dur);
     });
-    reader.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs", [&](sqlite3_stmt* st) {
+    reader.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs", [&](const trace::Row& st) {
         timed(colInt(st, 0), colInt(st, 1) == CS_CUDA_NVJITLINK ? "nvJitLink" : "NVRTC", colInt(st, 2), colOpt(st, 3));
     });
     reader.query("SELECT session_id, start_ns, dur_ns, operation FROM cuda_jit WHERE operation IN (" +
                      std::to_string(CS_JIT_OP_COMPILE) + ", " + std::to_string(CS_JIT_OP_CACHE_LOAD) + ")",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      const char* label = colInt(st, 3) == CS_JIT_OP_COMPILE ? "driver JIT" : "driver JIT cache load";
                      if (auto start = colOpt(st, 1)) timed(colInt(st, 0), label, *start, colOpt(st, 2));
                      else untimedFact(colInt(st, 0), label, colOpt(st, 2));
@@ -228,7 +228,7 @@ void CompileSummaryBuilder::Impl::readOtherTables() {
     // clang's per-file totals (tool clang) summarise the file's spans, which count already.
     reader.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL AND tool <> " +
                      std::to_string(CS_PHASE_TOOL_CLANG),
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      if (auto start = colOpt(st, 1)) timed(colInt(st, 0), "compiler phase", *start, colOpt(st, 2));
                      else untimedFact(colInt(st, 0), "compiler phase", colOpt(st, 2));
                  });
@@ -236,15 +236,15 @@ void CompileSummaryBuilder::Impl::readOtherTables() {
     // compile span covers the same time, the union counts it once.
     reader.query("SELECT session_id, ts_ns, compile_ns FROM cache_lookups WHERE verdict = " +
                      std::to_string(CS_VERDICT_MISS) + " AND compile_ns IS NOT NULL",
-                 [&](sqlite3_stmt* st) { timed(colInt(st, 0), "program compile", colInt(st, 1), colOpt(st, 2)); });
+                 [&](const trace::Row& st) { timed(colInt(st, 0), "program compile", colInt(st, 1), colOpt(st, 2)); });
     // Julia's @time / @time_imports compile shares (span args written by the Julia timing importer),
     // placed at the start of the span that reported them.
     reader.query("SELECT t.session_id, s.start_ns, a.value, k.str FROM span_args a JOIN strings k ON k.id = a.key_sid "
                  "JOIN spans s ON s.id = a.span_id JOIN tracks t ON t.id = s.track_id "
                  "WHERE k.str IN ('compile_ns', 'recompile_ns') AND typeof(a.value) = 'integer'",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      const std::int64_t v = std::max<std::int64_t>(colInt(st, 2), 0);
-                     const std::string_view key = reinterpret_cast<const char*>(sqlite3_column_text(st, 3));
+                     const std::string_view key = st.textView(3);
                      if (key == "recompile_ns") {
                          s.recompileNs = util::satAdd(s.recompileNs, v);
                          return;
@@ -256,7 +256,7 @@ void CompileSummaryBuilder::Impl::readOtherTables() {
     // TORCH_LOGS "Recompiling function"), is "time not recorded" too.
     reader.query("SELECT count(*) FROM span_args a JOIN strings k ON k.id = a.key_sid JOIN spans s ON s.id = a.span_id "
                  "WHERE k.str = 'untimed' AND s.dur_ns IS NOT NULL AND s.category = " + std::to_string(CS_CAT_COMPILE),
-                 [&](sqlite3_stmt* st) { s.untimedCompiles = util::satAdd(s.untimedCompiles, colInt(st, 0)); });
+                 [&](const trace::Row& st) { s.untimedCompiles = util::satAdd(s.untimedCompiles, colInt(st, 0)); });
     std::sort(others.begin(), others.end(), [](const OtherFact& a, const OtherFact& b) { return a.iv.start < b.iv.start; });
 }
 
@@ -307,23 +307,19 @@ void CompileSummaryBuilder::Impl::sweep(const std::vector<std::int64_t>& ids, co
 
 CompileSummaryBuilder::CompileSummaryBuilder(const trace::TraceReader& reader) : m(std::make_unique<Impl>(reader)) {
     CompileSummary& s = m->s;
-    reader.query("SELECT s.id, s.runtime_sid, s.start_ns, s.end_ns, coalesce(c.str, ''), s.exit_status, s.pid, "
-                 "coalesce(s.cmdline_sid, s.source_sid, 0) FROM sessions s "
-                 "LEFT JOIN strings c ON c.id = s.clock_sid ORDER BY s.id",
-                 [&](sqlite3_stmt* st) {
-                     SessionSummary ses;
-                     ses.id = colInt(st, 0);
-                     ses.runtime = reader.str(colInt(st, 1));
-                     if (ses.runtime.empty()) ses.runtime = "unknown";
-                     ses.startNs = colOpt(st, 2);
-                     ses.endNs = colOpt(st, 3);
-                     ses.clock = trace::colText(st, 4);
-                     ses.exitStatus = colOpt(st, 5);
-                     ses.pid = colOpt(st, 6);
-                     ses.command = reader.str(colInt(st, 7));
-                     ses.base = classifyTimeBase(ses.clock, ses.runtime);
-                     s.sessions.push_back(ses);
-                 });
+    for (const trace::StoredSession& stored : trace::readSessions(reader)) {
+        SessionSummary ses;
+        ses.id = stored.id;
+        ses.runtime = stored.runtime.empty() ? "unknown" : stored.runtime;
+        ses.startNs = stored.startNs;
+        ses.endNs = stored.endNs;
+        ses.clock = stored.clock;
+        ses.exitStatus = stored.exitStatus;
+        ses.pid = stored.pid;
+        ses.command = stored.cmdlineSid ? stored.cmdline : stored.source;
+        ses.base = classifyTimeBase(ses.clock, ses.runtime);
+        s.sessions.push_back(ses);
+    }
     const auto labels = sessionLabels(reader);
     for (SessionSummary& ses : s.sessions) ses.label = labels.at(ses.id);
     m->untimedSession.assign(s.sessions.size(), 0);
@@ -331,7 +327,7 @@ CompileSummaryBuilder::CompileSummaryBuilder(const trace::TraceReader& reader) :
     m->extent.assign(s.sessions.size(), {});
     m->assignDomains(sessionClocks(reader));
     // A track of an unknown session still counts in the totals (sessionIndex = the sessions' count).
-    reader.query("SELECT id, session_id FROM tracks ORDER BY id", [&](sqlite3_stmt* st) {
+    reader.query("SELECT id, session_id FROM tracks ORDER BY id", [&](const trace::Row& st) {
         m->trackIds.push_back(colInt(st, 0));
         m->trackSession.push_back(m->sessionIndex(colInt(st, 1)));
     });
@@ -432,11 +428,11 @@ CompileSummary CompileSummaryBuilder::finish(const LoadControl& control) {
         s.spanEndNs = span.maxEnd;
     }
 
-    reader.query("SELECT name, source, count, COALESCE(detail, '') FROM stats ORDER BY id", [&](sqlite3_stmt* st) {
-        std::string line = trace::colText(st, 0) + " x" + std::to_string(colInt(st, 2)) + " (" + trace::colText(st, 1) + ")";
-        if (std::string detail = trace::colText(st, 3); !detail.empty()) line += ": " + detail;
+    for (const trace::StoredStat& stat : trace::readStats(reader)) {
+        std::string line = stat.name + " x" + std::to_string(stat.count) + " (" + stat.source + ")";
+        if (!stat.detail.empty()) line += ": " + stat.detail;
         s.problems.push_back(line);
-    });
+    }
     control.report(100, "done");
     return std::move(s);
 }

@@ -3,12 +3,10 @@
 #include "core/engine/timeline/timeline_data.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
-#include "core/trace/sqlite_util.h"
 #include "core/trace/schema.h"
 #include "core/trace/trace_error.h"
 #include "core/util/units.h"
 
-#include <sqlite3.h>
 
 namespace cs::engine {
 
@@ -17,11 +15,11 @@ bool endsWith(std::string_view s, std::string_view tail) {
     return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 
-std::string cellText(sqlite3_stmt* st, int i) {
-    switch (sqlite3_column_type(st, i)) {
-    case SQLITE_NULL: return "(none)";
-    case SQLITE_INTEGER: return std::to_string(sqlite3_column_int64(st, i));
-    case SQLITE_FLOAT: return std::to_string(sqlite3_column_double(st, i));
+std::string cellText(const trace::Row& st, int i) {
+    switch (st.type(i)) {
+    case trace::ColumnType::Null: return "(none)";
+    case trace::ColumnType::Integer: return std::to_string(st.integer(i));
+    case trace::ColumnType::Real: return std::to_string(st.real(i));
     default: return trace::colText(st, i);
     }
 }
@@ -35,8 +33,8 @@ std::string humanKey(std::string key) {
 bool isTimestamp(std::string_view name) { return name == "start_ns" || name == "ts_ns" || name == "end_ns"; }
 
 // A column as a user reads it (RowDetails::words); false when it says nothing to them.
-bool wordsOf(const trace::TraceReader& reader, const trace::ColumnDef& c, sqlite3_stmt* st, int col, DetailField& out) {
-    if (sqlite3_column_type(st, col) == SQLITE_NULL || isTimestamp(c.name) || c.name == "track_id") return false;
+bool wordsOf(const trace::TraceReader& reader, const trace::ColumnDef& c, const trace::Row& st, int col, DetailField& out) {
+    if (st.isNull(col) || isTimestamp(c.name) || c.name == "track_id") return false;
     const std::int64_t v = trace::colInt(st, col);
     if (c.name == "session_id") {
         out = {"process", sessionLabel(reader, v)};
@@ -96,39 +94,39 @@ RowDetails rowDetails(const trace::TraceReader& reader, std::string_view table, 
     out.rowId = rowId;
     std::string cols;
     for (const trace::ColumnDef& c : def->columns) cols += (cols.empty() ? "" : ", ") + std::string(c.name);
-    trace::Statement st(reader.db(), "SELECT " + cols + " FROM " + out.table + " WHERE rowid = ?");
+    trace::Query st(reader, "SELECT " + cols + " FROM " + out.table + " WHERE rowid = ?");
     st.bind(1, rowId);
     if (!st.step()) return out;
     for (std::size_t i = 0; i < def->columns.size(); ++i) {
         const trace::ColumnDef& c = def->columns[i];
         const int col = static_cast<int>(i);
         std::string key(c.name), value;
-        const bool null = sqlite3_column_type(st.get(), col) == SQLITE_NULL;
+        const bool null = st.row().isNull(col);
         if (c.name == "id") continue;
-        if (DetailField w; wordsOf(reader, c, st.get(), col, w)) out.words.push_back(std::move(w));
+        if (DetailField w; wordsOf(reader, c, st.row(), col, w)) out.words.push_back(std::move(w));
         if (endsWith(c.name, "_sid")) {
             key = key.substr(0, key.size() - 4);
-            value = null ? "(none)" : reader.str(trace::colInt(st.get(), col));
+            value = null ? "(none)" : reader.str(trace::colInt(st.row(), col));
         } else if (!null && c.doc.substr(0, 5) == "enum ") {
             std::string_view type = c.doc.substr(5);
             type = type.substr(0, type.find_first_of(" :;,"));
-            value = std::string(trace::enumName(type, static_cast<int>(trace::colInt(st.get(), col)))) + " (" +
-                    std::to_string(trace::colInt(st.get(), col)) + ")";
+            value = std::string(trace::enumName(type, static_cast<int>(trace::colInt(st.row(), col)))) + " (" +
+                    std::to_string(trace::colInt(st.row(), col)) + ")";
         } else if (!null && endsWith(c.name, "dur_ns")) {
-            value = util::formatDuration(trace::colInt(st.get(), col));
+            value = util::formatDuration(trace::colInt(st.row(), col));
         } else if (!null && endsWith(c.name, "_bytes")) {
-            value = util::formatBytes(trace::colInt(st.get(), col));
+            value = util::formatBytes(trace::colInt(st.row(), col));
         } else {
-            value = cellText(st.get(), col);
+            value = cellText(st.row(), col);
         }
         out.fields.push_back({std::move(key), std::move(value)});
     }
     for (const Child& child : kChildren) {
         if (child.parent != out.table) continue;
-        trace::Statement q(reader.db(), child.sql);
+        trace::Query q(reader, child.sql);
         q.bind(1, rowId);
         while (q.step()) {
-            out.fields.push_back({cellText(q.get(), 0), cellText(q.get(), 1)});
+            out.fields.push_back({cellText(q.row(), 0), cellText(q.row(), 1)});
             out.words.push_back(out.fields.back());
         }
     }

@@ -1,9 +1,8 @@
 #include "core/engine/session_clocks.h"
 #include "core/engine/session_time.h"
 #include "core/trace/row.h"
+#include "core/trace/table_readers.h"
 #include "core/util/saturating.h"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <map>
@@ -28,15 +27,13 @@ SessionClocks sessionClocks(const trace::TraceReader& reader) {
         auto& f = sessions[id].first;
         if (!f || ns < *f) f = ns;
     };
-    reader.query("SELECT s.id, coalesce(c.str, ''), s.start_ns FROM sessions s LEFT JOIN strings c ON c.id = s.clock_sid",
-                 [&](sqlite3_stmt* st) {
-                     auto id = trace::colInt(st, 0);
-                     sessions[id].clock = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
-                     if (sqlite3_column_type(st, 2) != SQLITE_NULL) lower(id, trace::colInt(st, 2));
-                 });
+    for (const trace::StoredSession& s : trace::readSessions(reader)) {
+        sessions[s.id].clock = s.clock;
+        if (s.startNs) lower(s.id, *s.startNs);
+    }
     auto firstOf = [&](const std::string& sql) {
-        reader.query(sql, [&](sqlite3_stmt* st) {
-            if (sqlite3_column_type(st, 1) != SQLITE_NULL) lower(trace::colInt(st, 0), trace::colInt(st, 1));
+        reader.query(sql, [&](const trace::Row& st) {
+            if (!st.isNull(1)) lower(trace::colInt(st, 0), trace::colInt(st, 1));
         });
     };
     // Each is one aggregate over an index or a small table.

@@ -1,9 +1,7 @@
 #include "core/engine/session_labels.h"
 
 #include "core/trace/reader.h"
-#include "core/trace/row.h"
-
-#include <sqlite3.h>
+#include "core/trace/table_readers.h"
 
 #include <algorithm>
 #include <map>
@@ -54,12 +52,11 @@ std::unordered_map<std::int64_t, std::string> sessionLabels(const trace::TraceRe
         std::int64_t pid;
     };
     std::vector<Row> rows;
-    reader.query("SELECT id, pid, runtime_sid, source_sid FROM sessions ORDER BY id", [&](sqlite3_stmt* st) {
-        Row r{trace::colInt(st, 0), reader.str(trace::colInt(st, 2)), reader.str(trace::colInt(st, 3)),
-              sqlite3_column_type(st, 1) != SQLITE_NULL, trace::colInt(st, 1)};
+    for (const trace::StoredSession& s : trace::readSessions(reader)) {
+        Row r{s.id, s.runtime, s.source, s.pid.has_value(), s.pid.value_or(0)};
         if (r.runtime.empty()) r.runtime = "session " + std::to_string(r.id);
         rows.push_back(std::move(r));
-    });
+    }
     std::vector<std::string> sources;
     for (const Row& r : rows)
         if (!r.hasPid && !r.source.empty()) sources.push_back(r.source);

@@ -3,6 +3,7 @@
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/schema.h"
+#include "core/trace/table_readers.h"
 #include "core/trace/write_note.h"
 #include "core/util/saturating.h"
 
@@ -49,13 +50,13 @@ void readPhases(const trace::TraceReader& reader, Phases& p) {
     // clang's per-file totals (tool clang) summarise spans: listed, never added to the total.
     reader.query("SELECT count(*), CAST(max(min(total(CASE WHEN parent_id IS NULL AND tool <> " +
                      std::to_string(CS_PHASE_TOOL_CLANG) + " THEN dur_ns END), 9.2e18), -9.2e18) AS INTEGER) FROM phase_timings",
-                 [&](sqlite3_stmt* st) { p.timings = colInt(st, 0), p.totalNs = colInt(st, 1); });
+                 [&](const trace::Row& st) { p.timings = colInt(st, 0), p.totalNs = colInt(st, 1); });
     reader.query("SELECT tool, coalesce(ph.str, ''), coalesce(a.str, ''), count(*), "
                  "CAST(max(min(total(dur_ns), 9.2e18), -9.2e18) AS INTEGER), max(dur_ns) "
                  "FROM phase_timings t LEFT JOIN strings ph ON ph.id = t.phase_sid "
                  "LEFT JOIN strings a ON a.id = t.arch_sid GROUP BY tool, t.phase_sid, t.arch_sid "
                  "ORDER BY total(dur_ns) DESC, tool, ph.str LIMIT " + std::to_string(kMaxListedRows),
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      p.rows.push_back({std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))),
                                        colText(st, 1), colText(st, 2), colInt(st, 3), colInt(st, 4), colInt(st, 5)});
                  });
@@ -64,7 +65,7 @@ void readPhases(const trace::TraceReader& reader, Phases& p) {
                  "LEFT JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_PHASE) +
                      " AND sp.dur_ns IS NOT NULL GROUP BY sp.name_sid ORDER BY total(sp.dur_ns) DESC LIMIT " +
                      std::to_string(kMaxListedRows),
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      p.timings += colInt(st, 1);
                      p.rows.push_back({"time trace", colText(st, 0), "", colInt(st, 1), colInt(st, 2), colInt(st, 3)});
                  });
@@ -84,20 +85,20 @@ void readSamples(const trace::TraceReader& reader, TraceFacts& f) {
     reader.query("SELECT tool, coalesce(ph.str, ''), dur_ns, parent_id IS NULL AND tool <> " +
                      std::to_string(CS_PHASE_TOOL_CLANG) + " FROM phase_timings t "
                  "LEFT JOIN strings ph ON ph.id = t.phase_sid",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      add("phase " + std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))) + " " +
                              colText(st, 1),
                          colInt(st, 2), colInt(st, 3) != 0);
                  });
     reader.query("SELECT coalesce(n.str, ''), coalesce(m.dur_ns, 0) FROM module_loads m "
                  "LEFT JOIN strings n ON n.id = m.name_sid",
-                 [&](sqlite3_stmt* st) { add("module " + colText(st, 0), colInt(st, 1), true); });
+                 [&](const trace::Row& st) { add("module " + colText(st, 0), colInt(st, 1), true); });
     reader.query("SELECT coalesce(p.str, ''), c.compile_ns FROM cache_lookups c LEFT JOIN strings p ON p.id = "
                  "c.program_sid WHERE c.verdict = " + std::to_string(CS_VERDICT_MISS) + " AND c.compile_ns IS NOT NULL",
-                 [&](sqlite3_stmt* st) { add("program " + colText(st, 0), colInt(st, 1), true); });
+                 [&](const trace::Row& st) { add("program " + colText(st, 0), colInt(st, 1), true); });
     reader.query("SELECT api, coalesce(n.str, ''), coalesce(c.dur_ns, 0) FROM cuda_programs c "
                  "LEFT JOIN strings n ON n.id = c.name_sid",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      ++f.cudaPrograms;
                      add(std::string(trace::enumName("cuda_api", static_cast<int>(colInt(st, 0)))) + " " + colText(st, 1),
                          colInt(st, 2), true);
@@ -117,7 +118,7 @@ void readSamples(const trace::TraceReader& reader, TraceFacts& f) {
     reader.query("SELECT coalesce(n.str, ''), coalesce(grid_x, 0), coalesce(grid_y, 0), coalesce(grid_z, 0), "
                  "coalesce(block_x, 0), coalesce(block_y, 0), coalesce(block_z, 0), count(*) FROM kernel_launches k "
                  "LEFT JOIN strings n ON n.id = k.name_sid GROUP BY 1, 2, 3, 4, 5, 6, 7",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      std::string key = colText(st, 0) + " grid(" + std::to_string(colInt(st, 1)) + "," +
                                        std::to_string(colInt(st, 2)) + "," + std::to_string(colInt(st, 3)) + ") block(" +
                                        std::to_string(colInt(st, 4)) + "," + std::to_string(colInt(st, 5)) + "," +
@@ -142,15 +143,22 @@ void addWriteNote(const std::string& tracePath, TraceFacts& f) {
 }
 }  // namespace
 
+void readLossStats(const trace::TraceReader& reader, TraceFacts& f) {
+    std::vector<trace::StoredStat> stats = trace::readStats(reader);  // in id order
+    f.statKinds = static_cast<std::int64_t>(stats.size());
+    // The 50 largest, ties in id order.
+    std::stable_sort(stats.begin(), stats.end(), [](const trace::StoredStat& a, const trace::StoredStat& b) { return a.count > b.count; });
+    for (std::size_t i = 0; i < stats.size() && i < 50; ++i)
+        f.stats.push_back({std::move(stats[i].name), std::move(stats[i].source), std::move(stats[i].detail), stats[i].count});
+    addWriteNote(reader.path(), f);
+}
+
 TraceFacts readTraceFacts(const trace::TraceReader& reader) {
     TraceFacts f;
     readFamilies(reader, f);
-    reader.query("SELECT count(*) FROM stats", [&](sqlite3_stmt* st) { f.statKinds = colInt(st, 0); });
-    reader.query("SELECT name, source, count, coalesce(detail, '') FROM stats ORDER BY count DESC, id LIMIT 50",
-                 [&](sqlite3_stmt* st) { f.stats.push_back({colText(st, 0), colText(st, 1), colText(st, 3), colInt(st, 2)}); });
-    addWriteNote(reader.path(), f);
+    readLossStats(reader, f);
     reader.query("SELECT count(*), coalesce(sum(verdict = " + std::to_string(CS_VERDICT_MISS) + "), 0) FROM cache_lookups",
-                 [&](sqlite3_stmt* st) { f.lookups = colInt(st, 0), f.misses = colInt(st, 1); });
+                 [&](const trace::Row& st) { f.lookups = colInt(st, 0), f.misses = colInt(st, 1); });
     readPhases(reader, f.phases);
     readSamples(reader, f);
     return f;
@@ -161,7 +169,7 @@ std::vector<RawInvalidationList> readRawInvalidationLists(const trace::TraceRead
     std::map<std::pair<std::int64_t, std::int64_t>, size_t> groups;
     reader.query("SELECT session_id, list, kind, coalesce(text_sid, 0) FROM invalidation_items "
                  "ORDER BY session_id, list, ordinal",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      std::pair<std::int64_t, std::int64_t> key{colInt(st, 0), colInt(st, 1)};
                      auto it = groups.find(key);
                      if (it == groups.end()) {

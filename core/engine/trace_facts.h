@@ -71,6 +71,9 @@ struct TraceFacts {
 };
 
 TraceFacts readTraceFacts(const trace::TraceReader& reader);
+// Only the stats part of readTraceFacts (stats, statKinds, the write-failure note's counts): what
+// every loss figure is computed from (trace_losses.h).
+void readLossStats(const trace::TraceReader& reader, TraceFacts& f);
 std::vector<RawInvalidationList> readRawInvalidationLists(const trace::TraceReader& reader);
 
 }  // namespace cs::engine

@@ -109,4 +109,10 @@ std::vector<Finding> lossFindings(const TraceLosses& losses) {
     return out;
 }
 
+TraceLosses readTraceLosses(const trace::TraceReader& reader) {
+    TraceFacts facts;
+    readLossStats(reader, facts);
+    return lossesOf(facts);
+}
+
 }  // namespace cs::engine

@@ -39,6 +39,9 @@ struct TraceLosses {
 };
 
 TraceLosses lossesOf(const TraceFacts& facts);
+// The losses of a trace read from it alone (readLossStats, without the trace problems): the same
+// figure as lossesOf(readTraceFacts(reader)) gives, for `record`'s line after a recording.
+TraceLosses readTraceLosses(const trace::TraceReader& reader);
 // One finding per kind of loss, with what it means and the remedy.
 std::vector<Finding> lossFindings(const TraceLosses& losses);
 

@@ -2,9 +2,9 @@
 
 #include "core/trace/reader.h"
 #include "core/trace/schema.h"
+#include "core/trace/table_readers.h"
 
 #include <compilescope/trace_constants.h>
-#include <sqlite3.h>
 
 #include <map>
 #include <unordered_map>
@@ -50,10 +50,9 @@ ImportSummary mergeTrace(const trace::TraceReader& source, trace::TraceWriter& w
         if (it != strings.end()) return it->second;
         bool found = false;
         std::string text;
-        source.query("SELECT str FROM strings WHERE id=" + std::to_string(old), [&](sqlite3_stmt* st) {
+        source.query("SELECT str FROM strings WHERE id=" + std::to_string(old), [&](const trace::Row& st) {
             found = true;
-            if (auto* p = sqlite3_column_text(st, 0))
-                text.assign(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(st, 0)));
+            text = st.text(0);
         });
         if (!found) return std::nullopt;
         return strings[old] = writer.intern(text);
@@ -65,20 +64,16 @@ ImportSummary mergeTrace(const trace::TraceReader& source, trace::TraceWriter& w
         auto& ownMap = idMaps[std::string(table.name)];
         // Parents before children within one table (phase_timings.parent_id): ids only grow.
         std::string sql = "SELECT * FROM " + std::string(table.name) + (hasId ? " ORDER BY id" : " ORDER BY rowid");
-        source.query(sql, [&](sqlite3_stmt* st) {
+        source.query(sql, [&](const trace::Row& st) {
             std::vector<trace::TraceWriter::RawValue> row;
             row.reserve(table.columns.size());
             for (size_t c = 0; c < table.columns.size(); ++c) {
                 int i = static_cast<int>(c);
-                switch (sqlite3_column_type(st, i)) {
-                case SQLITE_NULL: row.emplace_back(std::monostate{}); continue;
-                case SQLITE_INTEGER: row.emplace_back(std::int64_t{sqlite3_column_int64(st, i)}); break;
-                case SQLITE_FLOAT: row.emplace_back(sqlite3_column_double(st, i)); break;
-                default: {
-                    auto* p = sqlite3_column_text(st, i);
-                    row.emplace_back(std::string(p ? reinterpret_cast<const char*>(p) : "",
-                                                 static_cast<size_t>(sqlite3_column_bytes(st, i))));
-                }
+                switch (st.type(i)) {
+                case trace::ColumnType::Null: row.emplace_back(std::monostate{}); continue;
+                case trace::ColumnType::Integer: row.emplace_back(std::int64_t{st.integer(i)}); break;
+                case trace::ColumnType::Real: row.emplace_back(st.real(i)); break;
+                default: row.emplace_back(st.text(i)); break;
                 }
                 auto target = referenceTarget(table.name, table.columns[c].name);
                 auto* old = std::get_if<std::int64_t>(&row.back());
@@ -105,25 +100,21 @@ ImportSummary mergeTrace(const trace::TraceReader& source, trace::TraceWriter& w
                                                                            : trace::TraceWriter::RawValue{};
                 }
             }
-            std::int64_t oldId = hasId ? sqlite3_column_int64(st, 0) : 0;
+            std::int64_t oldId = hasId ? st.integer(0) : 0;
             std::int64_t newId = writer.insertRaw(table.name, row);
             if (hasId) ownMap[oldId] = newId;
             ++summary.records;
         });
     }
     // Carry the source's own counts of lost input along.
-    source.query("SELECT session_id, name, source, count, detail FROM stats", [&](sqlite3_stmt* st) {
+    for (const trace::StoredStat& stat : trace::readStats(source)) {
         std::optional<std::int64_t> session;
-        if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        if (stat.sessionId) {
             const auto& m = idMaps["sessions"];
-            if (auto it = m.find(sqlite3_column_int64(st, 0)); it != m.end()) session = it->second;
+            if (auto it = m.find(*stat.sessionId); it != m.end()) session = it->second;
         }
-        auto text = [&](int i) {
-            auto* p = sqlite3_column_text(st, i);
-            return std::string(p ? reinterpret_cast<const char*>(p) : "");
-        };
-        writer.addStat(session, text(1), text(2), sqlite3_column_int64(st, 3), text(4));
-    });
+        writer.addStat(session, stat.name, stat.source, stat.count, stat.detail);
+    }
     if (dangling)
         writer.addStat(std::nullopt, "dangling_reference", "trace-merge", dangling,
                        source.path() + ": " + firstDangling + " points at no row");

@@ -105,11 +105,6 @@ int checkHeader(const std::string& path) {
     return version;
 }
 
-std::string colTextOr(sqlite3_stmt* st, int i) {
-    const unsigned char* p = sqlite3_column_text(st, i);
-    return p ? reinterpret_cast<const char*>(p) : "";
-}
-
 bool isCorruption(int rc) { return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB; }
 
 void checkSchema(const std::string& path, sqlite3* db, int version) {
@@ -296,19 +291,26 @@ void TraceReader::failQuery(const std::string& sql, const std::string& msg) cons
     throw TraceError(TraceErrorKind::Query, m_path, msg + " (in: " + sql + ")");
 }
 
-void TraceReader::query(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) const {
+void TraceReader::query(const std::string& sql, const std::function<void(const Row&)>& row) const {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) failQuery(sql, sqlite3_errmsg(m_db));
     std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> guard(st, sqlite3_finalize);
+    const Row r(st);
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(r);
     if (rc != SQLITE_DONE) failQuery(sql, sqlite3_errmsg(m_db));
+}
+
+void TraceReader::pinSnapshot() {
+    if (sqlite3_exec(m_db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw TraceError(TraceErrorKind::Unreadable, m_path, "cannot begin a read transaction: " + errorText(m_db));
+    rowCount("spans");
 }
 
 std::int64_t TraceReader::rowCount(std::string_view table) const {
     if (!findTable(table)) throw TraceError(TraceErrorKind::Query, m_path, "no table " + std::string(table));
     std::int64_t n = 0;
-    query("SELECT count(*) FROM " + std::string(table), [&](sqlite3_stmt* st) { n = sqlite3_column_int64(st, 0); });
+    query("SELECT count(*) FROM " + std::string(table), [&](const Row& r) { n = r.integer(0); });
     return n;
 }
 
@@ -349,8 +351,8 @@ std::string TraceReader::integrityCheck() const { return firstText("PRAGMA integ
 std::string TraceReader::firstText(const std::string& sql) const {
     std::string result = "?";
     bool first = true;
-    query(sql, [&](sqlite3_stmt* st) {
-        if (first) result = colTextOr(st, 0);
+    query(sql, [&](const Row& r) {
+        if (first) result = r.text(0);
         first = false;
     });
     return result;

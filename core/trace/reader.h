@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/trace/records.h"
+#include "core/trace/row.h"
 
 #include <cstdint>
 #include <functional>
@@ -45,6 +46,7 @@ public:
 
     const std::string& path() const { return m_path; }
     int formatVersion() const { return m_version; }
+    // The connection, for the trace layer itself (row.h's Query, the follower) and its tests; opaque above it.
     sqlite3* db() const { return m_db; }
 
     std::int64_t rowCount(std::string_view table) const;
@@ -52,9 +54,13 @@ public:
     // Text of an interned string; "" for 0 or an unknown id. Cached.
     const std::string& str(StringId id) const;
 
-    // Runs `sql` (with optional integer bindings) and calls `row` for each result row.
+    // Runs `sql` and calls `row` for each result row (typed reads: row.h).
     // Throws TraceError(Query) on failure, or TraceError(Corrupt) when SQLite reports corruption.
-    void query(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) const;
+    void query(const std::string& sql, const std::function<void(const Row&)>& row) const;
+
+    // Begins a read transaction and reads once, so the connection keeps seeing the trace as it is now
+    // while a writer goes on (a live trace's mirror). Throws TraceError(Unreadable) when it cannot.
+    void pinSnapshot();
 
     // Restricts the connection for queries typed by a user: SELECT and read-only PRAGMAs only, no ATTACH.
     void restrictToUserQueries();
@@ -70,6 +76,7 @@ public:
     void checkPagesNow();
 
 private:
+    friend class Query;  // shares failQuery's words for a failed statement
     TraceReader(std::string path, sqlite3* db, int version);
     static std::unique_ptr<TraceReader> openChecked(const std::string& path, const std::string* pagesChecked,
                                                     bool deferPageCheck = false);

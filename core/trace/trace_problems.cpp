@@ -55,7 +55,7 @@ std::vector<TraceProblem> checkTraceProblems(const TraceReader& reader) {
         for (const Check& c : checks)
             sql += ", count(*) FILTER (WHERE " + c.condition + "), min(rowid) FILTER (WHERE " + c.condition + ")";
         sql += " FROM " + std::string(t.name);
-        reader.query(sql, [&](sqlite3_stmt* st) {
+        reader.query(sql, [&](const Row& st) {
             if (auto row = colOpt(st, 0)) {
                 // Name the column: a second, narrow query on the one bad row.
                 std::string column = "?";
@@ -63,7 +63,7 @@ std::vector<TraceProblem> checkTraceProblems(const TraceReader& reader) {
                     if (c.constraint != "NOT NULL" || column != "?") continue;
                     reader.query("SELECT " + std::string(c.name) + " IS NULL FROM " + std::string(t.name) +
                                      " WHERE rowid = " + std::to_string(*row),
-                                 [&](sqlite3_stmt* q) {
+                                 [&](const Row& q) {
                                      if (colInt(q, 0)) column = c.name;
                                  });
                 }

@@ -1,5 +1,7 @@
 #include "core/trace/write_note.h"
 
+#include <sqlite3.h>
+
 #include <cstdio>
 #include <fstream>
 
@@ -53,6 +55,27 @@ std::optional<WriteNote> loadWriteNote(const std::string& tracePath) {
     }
     if (!any) return std::nullopt;
     return note;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> rowsOnDisk(const std::string& tracePath,
+                                                            const std::vector<std::string>& tables) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(tracePath.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        db = nullptr;
+    }
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    for (const std::string& table : tables) {
+        sqlite3_stmt* st = nullptr;
+        std::int64_t n = -1;
+        if (db && sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        out.emplace_back(table, n);
+    }
+    sqlite3_close(db);
+    return out;
 }
 
 }  // namespace cs::trace

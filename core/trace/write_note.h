@@ -31,5 +31,10 @@ std::string writeNotePath(const std::string& tracePath);
 bool saveWriteNote(const std::string& tracePath, const WriteNote& note);
 // The note beside `tracePath`, or nothing when there is none (or it is not one).
 std::optional<WriteNote> loadWriteNote(const std::string& tracePath);
+// Rows per table of the trace as it is now on disk, for the note's not_stored counts: the recorder's
+// own trace after its writer failed, opened read-only as plain SQLite (it may be unsealed, or its
+// last transaction rolled back). -1 for a table that cannot be read, all -1 when the file cannot.
+std::vector<std::pair<std::string, std::int64_t>> rowsOnDisk(const std::string& tracePath,
+                                                            const std::vector<std::string>& tables);
 
 }  // namespace cs::trace

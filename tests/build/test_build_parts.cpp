@@ -19,6 +19,7 @@
 
 namespace cs::test {
 namespace {
+using process::runCli;  // imported_trace.h runs the CLI as a process
 
 TEST(NinjaLogLines, ParsesTheFiveFields) {
     ingest::NinjaLogEntry e;

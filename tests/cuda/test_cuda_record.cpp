@@ -9,7 +9,6 @@
 #include "trace_query.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <cstdlib>
 #include <set>
@@ -85,8 +84,8 @@ TEST(CudaRecord, NvrtcAndNvJitLinkUnderRecordCuda) {
 
     // Programs in the order they ran: name, result, output size, options in order, positive duration.
     std::vector<std::int64_t> ids;
-    r->query("SELECT id FROM cuda_programs WHERE api=0 ORDER BY start_ns", [&](sqlite3_stmt* st) {
-        ids.push_back(sqlite3_column_int64(st, 0));
+    r->query("SELECT id FROM cuda_programs WHERE api=0 ORDER BY start_ns", [&](const cs::trace::Row& st) {
+        ids.push_back(st.integer(0));
     });
     std::vector<std::string> digests;
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -101,7 +100,7 @@ TEST(CudaRecord, NvrtcAndNvJitLinkUnderRecordCuda) {
         std::vector<std::string> options;
         r->query("SELECT s.str FROM cuda_program_options o JOIN strings s ON s.id=o.option_sid WHERE o.program_id=" + id +
                      " ORDER BY o.ordinal",
-                 [&](sqlite3_stmt* st) { options.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))); });
+                 [&](const cs::trace::Row& st) { options.emplace_back(st.text(0)); });
         EXPECT_EQ(options, e.options);
         digests.push_back(text(*r, "SELECT s.str FROM cuda_programs p JOIN strings s ON s.id=p.source_digest_sid WHERE "
                                    "p.id=" + id));

@@ -7,7 +7,6 @@
 #include "core/trace/reader.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cctype>
@@ -31,12 +30,8 @@ struct Arg {
 };
 std::vector<Arg> allArgs(const cs::trace::TraceReader& r) {
     std::vector<Arg> out;
-    r.query("SELECT a.span_id, k.str, CAST(a.value AS TEXT) FROM span_args a JOIN strings k ON k.id = a.key_sid", [&](sqlite3_stmt* st) {
-        auto text = [&](int i) {
-            const unsigned char* t = sqlite3_column_text(st, i);
-            return t ? std::string(reinterpret_cast<const char*>(t)) : std::string();
-        };
-        out.push_back({sqlite3_column_int64(st, 0), text(1), text(2)});
+    r.query("SELECT a.span_id, k.str, CAST(a.value AS TEXT) FROM span_args a JOIN strings k ON k.id = a.key_sid", [&](const cs::trace::Row& st) {
+        out.push_back({st.integer(0), st.text(1), st.text(2)});
     });
     return out;
 }

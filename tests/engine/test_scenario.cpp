@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sqlite3.h>
 
 using cs::test::buildScenario;
 
@@ -30,13 +29,13 @@ TEST(Scenario, WritesLookupsComponentsAndClosures) {
     EXPECT_EQ(r->rowCount("steps"), 1);
     std::string names;
     r->query("SELECT s.str, k.role FROM key_components k JOIN strings s ON s.id = k.name_sid ORDER BY ordinal",
-             [&](sqlite3_stmt* st) {
-                 names += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-                 names += "/" + std::to_string(sqlite3_column_int(st, 1)) + ";";
+             [&](const cs::trace::Row& st) {
+                 names += st.text(0);
+                 names += "/" + std::to_string(static_cast<int>(st.integer(1))) + ";";
              });
     EXPECT_EQ(names, "shape of arg 2/3;lr/6;");
     std::int64_t compile = 0;
-    r->query("SELECT compile_ns FROM cache_lookups", [&](sqlite3_stmt* st) { compile = sqlite3_column_int64(st, 0); });
+    r->query("SELECT compile_ns FROM cache_lookups", [&](const cs::trace::Row& st) { compile = st.integer(0); });
     EXPECT_EQ(compile, 2000000000);
 }
 

@@ -12,7 +12,6 @@
 #include "test_util.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <map>
@@ -101,8 +100,8 @@ struct Reference {
 };
 
 Reference referenceSummary(const cs::trace::TraceReader& r) {
-    auto i64 = [](sqlite3_stmt* st, int i) -> std::int64_t { return sqlite3_column_int64(st, i); };
-    auto isNull = [](sqlite3_stmt* st, int i) { return sqlite3_column_type(st, i) == SQLITE_NULL; };
+    auto i64 = [](const cs::trace::Row& st, int i) -> std::int64_t { return st.integer(i); };
+    auto isNull = [](const cs::trace::Row& st, int i) { return st.isNull(i); };
     struct Ses {
         std::string runtime, domain;
         std::optional<std::int64_t> start, end;
@@ -117,11 +116,11 @@ Reference referenceSummary(const cs::trace::TraceReader& r) {
     std::map<std::int64_t, Ses> ses;
     r.query("SELECT s.id, coalesce(rt.str, ''), coalesce(c.str, ''), s.start_ns, s.end_ns FROM sessions s "
             "LEFT JOIN strings rt ON rt.id = s.runtime_sid LEFT JOIN strings c ON c.id = s.clock_sid",
-            [&](sqlite3_stmt* st) {
+            [&](const cs::trace::Row& st) {
                 Ses& x = ses[i64(st, 0)];
-                x.runtime = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+                x.runtime = st.text(1);
                 if (x.runtime.empty()) x.runtime = "unknown";
-                std::string clock = reinterpret_cast<const char*>(sqlite3_column_text(st, 2));
+                std::string clock = st.text(2);
                 x.domain = clock == "CLOCK_MONOTONIC" ? clock : "session " + std::to_string(i64(st, 0));
                 if (!isNull(st, 3)) x.start = i64(st, 3);
                 if (!isNull(st, 4)) x.end = i64(st, 4);
@@ -152,13 +151,13 @@ Reference referenceSummary(const cs::trace::TraceReader& r) {
         {CS_CAT_COMPILE, "compile"}, {CS_CAT_CACHE_LOAD, "cache load"}, {CS_CAT_INFERENCE, "inference"},
         {CS_CAT_CODEGEN, "codegen"}, {CS_CAT_LINK, "link"},             {CS_CAT_PHASE, "compiler phase"}};
     r.query("SELECT t.session_id, s.category, s.start_ns, s.dur_ns FROM spans s JOIN tracks t ON t.id = s.track_id",
-            [&](sqlite3_stmt* st) {
+            [&](const cs::trace::Row& st) {
                 const std::int64_t start = i64(st, 2), dur = isNull(st, 3) ? 0 : std::max<std::int64_t>(i64(st, 3), 0);
                 if (ses.count(i64(st, 0))) ses[i64(st, 0)].extend(start, start + dur);
                 auto it = spanLabel.find(i64(st, 1));
                 if (it != spanLabel.end() && !isNull(st, 3)) timed(i64(st, 0), it->second, start, i64(st, 3));
             });
-    r.query("SELECT session_id, start_ns, result, coalesce(compile_ns, dur_ns), dur_ns FROM module_loads", [&](sqlite3_stmt* st) {
+    r.query("SELECT session_id, start_ns, result, coalesce(compile_ns, dur_ns), dur_ns FROM module_loads", [&](const cs::trace::Row& st) {
         const bool compiled = i64(st, 2) == CS_MODULE_COMPILED, cached = i64(st, 2) == CS_MODULE_CACHED;
         if (!compiled && !cached) return;
         const std::string label = compiled ? "module build" : "cached module load";
@@ -166,16 +165,16 @@ Reference referenceSummary(const cs::trace::TraceReader& r) {
         if (isNull(st, 1)) untimed(i64(st, 0), label, dur);
         else timed(i64(st, 0), label, i64(st, 1), dur);
     });
-    r.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs WHERE dur_ns IS NOT NULL", [&](sqlite3_stmt* st) {
+    r.query("SELECT session_id, api, start_ns, dur_ns FROM cuda_programs WHERE dur_ns IS NOT NULL", [&](const cs::trace::Row& st) {
         timed(i64(st, 0), i64(st, 1) == CS_CUDA_NVJITLINK ? "nvJitLink" : "NVRTC", i64(st, 2), i64(st, 3));
     });
-    r.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL", [&](sqlite3_stmt* st) {
+    r.query("SELECT session_id, start_ns, dur_ns FROM phase_timings WHERE parent_id IS NULL", [&](const cs::trace::Row& st) {
         if (isNull(st, 1)) untimed(i64(st, 0), "compiler phase", i64(st, 2));
         else timed(i64(st, 0), "compiler phase", i64(st, 1), i64(st, 2));
     });
     r.query("SELECT session_id, ts_ns, compile_ns FROM cache_lookups WHERE verdict = " + std::to_string(CS_VERDICT_MISS) +
                 " AND compile_ns IS NOT NULL",
-            [&](sqlite3_stmt* st) { timed(i64(st, 0), "program compile", i64(st, 1), i64(st, 2)); });
+            [&](const cs::trace::Row& st) { timed(i64(st, 0), "program compile", i64(st, 1), i64(st, 2)); });
     Reference ref;
     for (auto& [d, v] : compileByDomain) ref.compileNs += unionOf(v);
     for (auto& [d, v] : cacheByDomain) ref.cacheLoadNs += unionOf(v);
@@ -216,12 +215,12 @@ void expectSummaryMatches(const CompileSummary& s, const Reference& ref) {
 // Every span of every listed track, sorted by spanBefore, straight from SQL.
 std::map<std::int64_t, std::vector<ScannedSpan>> bruteForceTracks(const cs::trace::TraceReader& r) {
     std::map<std::int64_t, std::vector<ScannedSpan>> out;
-    r.query("SELECT track_id, id, start_ns, dur_ns, category, name_sid FROM spans", [&](sqlite3_stmt* st) {
-        bool ended = sqlite3_column_type(st, 3) != SQLITE_NULL;
-        out[sqlite3_column_int64(st, 0)].push_back({sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
-                                                     ended ? sqlite3_column_int64(st, 3) : 0,
-                                                     static_cast<std::uint32_t>(sqlite3_column_int64(st, 5)),
-                                                     static_cast<std::int16_t>(sqlite3_column_int64(st, 4)), ended});
+    r.query("SELECT track_id, id, start_ns, dur_ns, category, name_sid FROM spans", [&](const cs::trace::Row& st) {
+        bool ended = !st.isNull(3);
+        out[st.integer(0)].push_back({st.integer(1), st.integer(2),
+                                                     ended ? st.integer(3) : 0,
+                                                     static_cast<std::uint32_t>(st.integer(5)),
+                                                     static_cast<std::int16_t>(st.integer(4)), ended});
     });
     for (auto& [id, v] : out) std::sort(v.begin(), v.end(), spanBefore);
     return out;
@@ -431,7 +430,7 @@ TEST(ViewerLoading, MixedClocksAreDrawnOverTheWorkNotTheUptime) {
     reader->query("SELECT sp.start_ns, t.session_id FROM spans sp JOIN tracks t ON t.id = sp.track_id JOIN sessions s "
                   "ON s.id = t.session_id JOIN strings c ON c.id = s.clock_sid WHERE c.str = 'CLOCK_MONOTONIC' "
                   "ORDER BY sp.start_ns LIMIT 1",
-                  [&](sqlite3_stmt* st) { rawFirst = sqlite3_column_int64(st, 0), session = sqlite3_column_int64(st, 1); });
+                  [&](const cs::trace::Row& st) { rawFirst = st.integer(0), session = st.integer(1); });
     ASSERT_GT(rawFirst, 0);
     const std::int64_t shown = data.displayNs(session, rawFirst);
     EXPECT_GE(shown, 0);

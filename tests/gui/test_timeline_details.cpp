@@ -164,9 +164,9 @@ TEST_F(TimelineDetailsTest, TheRangeTableEqualsABruteForceSum) {
         const std::int64_t off = d.clocks.offsetOf(d.lanes[static_cast<std::size_t>(lane)].sessionId);
         cs::trace::TraceReader::open(path)->query(
             "SELECT s.str, p.start_ns, p.dur_ns FROM spans p JOIN strings s ON s.id = p.name_sid WHERE p.track_id = " + std::to_string(track),
-            [&](sqlite3_stmt* st) {
-            const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-            const std::int64_t start = sqlite3_column_int64(st, 1) + off, end = start + sqlite3_column_int64(st, 2);
+            [&](const cs::trace::Row& st) {
+            const std::string name = st.text(0);
+            const std::int64_t start = st.integer(1) + off, end = start + st.integer(2);
             if (!(end > r.summary.t0 && start < r.summary.t1)) return;
             Sum& s = expected[name];
             ++s.count;

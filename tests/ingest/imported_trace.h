@@ -1,8 +1,9 @@
 // One file imported through `compilescope import` into a fresh trace, for tests that query the rows
-// an importer wrote and run the CLI's views on them.
+// an importer wrote and run the CLI's views on them. The CLI runs as a process (cli_process.h), so
+// these tests link the ingest layer, not the CLI.
 #pragma once
 
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/trace/reader.h"
 #include "test_util.h"
 #include "trace_query.h"
@@ -18,17 +19,17 @@ struct ImportedTrace {
     TempDir dir;
     std::string trace;
     std::unique_ptr<trace::TraceReader> reader;
-    CliResult result;
+    process::CliResult result;
     std::int64_t count(const std::string& sql) const { return scalar(*reader, sql); }
     std::string text(const std::string& sql) const { return textOf(*reader, sql); }
-    std::string cli(const std::string& command) const { return runCli({command, trace}).out; }
+    std::string cli(const std::string& command) const { return process::runCli({command, trace}).out; }
 };
 
 // Imports `path`; expects success and, when `importer` is set, that importer to be the one chosen.
 inline std::unique_ptr<ImportedTrace> importPath(const std::string& path, const std::string& importer = {}) {
     auto im = std::make_unique<ImportedTrace>();
     im->trace = im->dir.file("t.cstrace");
-    im->result = runCli({"import", path, "-o", im->trace});
+    im->result = process::runCli({"import", path, "-o", im->trace});
     EXPECT_EQ(im->result.status, 0) << im->result.err;
     if (!importer.empty()) {
         EXPECT_NE(im->result.out.find(importer), std::string::npos) << im->result.out;

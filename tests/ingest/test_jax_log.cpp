@@ -150,7 +150,7 @@ TEST(JaxLogImport, Jax0102WarmProcessDebugLog) {
 TEST(JaxLogImport, OutOfOrderLinesGetANoteAndTheRuntimesVerdict) {
     auto im = importText(data("persistent_cache_pr22556.log"));
     EXPECT_EQ(im->count("SELECT count FROM stats WHERE name='out_of_order_line'"), 1);
-    auto check = cs::test::runCli({"check", im->trace});
+    auto check = cs::test::process::runCli({"check", im->trace});
     EXPECT_EQ(check.status, 0) << check.out;
     EXPECT_NE(check.out.find(": PASS\n"), std::string::npos) << check.out;
     EXPECT_NE(check.out.find("note: the log's lines are out of time order"), std::string::npos) << check.out;
@@ -199,6 +199,6 @@ TEST(JaxLogImport, StoredMissReasonsShownByExplainAndReport) {
     EXPECT_EQ(explain.find("no earlier entry of f (/Users/necula/Source/jax/tests/api_test.py:4662)"), std::string::npos)
         << explain;
     const auto html = im->dir.file("r.html");
-    ASSERT_EQ(cs::test::runCli({"report", im->trace, "-o", html}).status, 0);
+    ASSERT_EQ(cs::test::process::runCli({"report", im->trace, "-o", html}).status, 0);
     EXPECT_NE(cs::test::readFile(html).find("JAX says: different input types: x now f32[8] and before f32[4]"), std::string::npos);
 }

@@ -3,7 +3,7 @@
 // as the table holds; hostile text (NUL, control characters, bytes that are not UTF-8) and every
 // storage class stay valid JSON; the trace id is the stored one or a stable derived one; the files
 // are replaced only when all are written, and an unwritable folder is named.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/engine/export/jsonl_export.h"
 #include "core/trace/page_seal.h"
 #include "core/trace/reader.h"
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using cs::util::JsonValue;
 namespace fs = std::filesystem;
 

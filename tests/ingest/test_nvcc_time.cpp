@@ -1,18 +1,17 @@
 // nvcc --time and NVRTC --time CSV import: rows shaped as CUDA 13.0 prints them
 // (docs/formats.md 5.3, 5.4), malformed rows counted in stats, and, where nvcc is installed, a file
 // nvcc itself wrote.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/trace/reader.h"
 #include "test_util.h"
 #include "trace_query.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using cs::test::scalar;
 
 namespace {

@@ -2,7 +2,7 @@
 // importer gives the same spans (name, start, duration, category, detail, nesting depth, track name,
 // args), the same flows, and instants for cache lookups and steps. The JSON is well formed by the
 // project's own reader.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/engine/session_clocks.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using cs::test::scalar;
 
 namespace {
@@ -54,7 +54,7 @@ std::vector<SpanKey> spansOf(const cs::trace::TraceReader& r, bool skipExtras) {
     };
     std::map<std::int64_t, std::vector<std::string>> args;
     r.query("SELECT a.span_id, k.str, typeof(a.value), a.value FROM span_args a JOIN strings k ON k.id = a.key_sid",
-            [&](sqlite3_stmt* st) {
+            [&](const cs::trace::Row& st) {
                 args[cs::trace::colInt(st, 0)].push_back(cs::trace::colText(st, 1) + "=" + cs::trace::colText(st, 2) + ":" +
                                                          cs::trace::colText(st, 3));
             });
@@ -64,7 +64,7 @@ std::vector<SpanKey> spansOf(const cs::trace::TraceReader& r, bool skipExtras) {
             "|| ' ' || coalesce(t.tid, t.id)), t.session_id FROM spans s JOIN tracks t ON t.id = s.track_id "
             "LEFT JOIN strings n ON n.id = s.name_sid LEFT JOIN strings d ON d.id = s.detail_sid "
             "LEFT JOIN strings tn ON tn.id = t.name_sid",
-            [&](sqlite3_stmt* st) {
+            [&](const cs::trace::Row& st) {
                 Row row{cs::trace::colInt(st, 0), cs::trace::colInt(st, 1),
                         cs::trace::colInt(st, 2) + clocks.offsetOf(cs::trace::colInt(st, 8)), cs::trace::colInt(st, 3), {}};
                 row.key.category = static_cast<int>(cs::trace::colInt(st, 4));

@@ -2,7 +2,7 @@
 // chrome trace with every phase the importer maps, and malformed variants counted in `stats`.
 // Expected numbers for the real files come from parsing the same file with the DOM parser, an
 // independent path through the JSON, so the tests hold for any CUDA / clang version.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/ingest/tef/tef_importer.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
@@ -11,7 +11,6 @@
 #include "trace_query.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -19,7 +18,7 @@
 #include <random>
 #include <sstream>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using cs::test::scalar;
 using cs::test::text;
 
@@ -63,7 +62,7 @@ Expected expectFrom(const std::string& path) {
 
 struct Imported {
     std::unique_ptr<cs::trace::TraceReader> reader;
-    cs::test::CliResult cli;
+    cs::test::process::CliResult cli;
 };
 
 Imported import(const cs::test::TempDir& dir, const std::string& in, const std::string& name = "t.cstrace") {

@@ -5,7 +5,7 @@
 // key family, and relating a hit to the miss whose key it has.
 #include "imported_trace.h"
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using Imported = cs::test::ImportedTrace;
 
 namespace {

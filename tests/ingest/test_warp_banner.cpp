@@ -1,7 +1,7 @@
 // Warp's init banner as users posted it (tests/data/warp/real/SOURCES.md): the git commit and the CUDA
 // peer-access section are stored with the rest, a peer-access matrix row never overwrites a device; and
 // a file forced through the Warp importer counts every line it could not use.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/trace/reader.h"
 #include "test_util.h"
 #include "trace_query.h"
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using cs::test::scalar;
 using cs::test::textOf;
 
@@ -23,7 +23,7 @@ std::string realLog(const std::string& name) {
 struct Imported {
     cs::test::TempDir dir;
     std::string trace;
-    cs::test::CliResult result;
+    cs::test::process::CliResult result;
     std::unique_ptr<cs::trace::TraceReader> reader;
 };
 

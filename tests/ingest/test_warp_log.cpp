@@ -2,25 +2,24 @@
 // context.py and ScopedTimer), with exact counts of events, compiled / cached, ms sums, distinct
 // identities and hashes per name; and the noise real logs carry (ANSI colours, CRLF, indentation, a
 // record glued after other output), malformed records counted in stats.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/trace/reader.h"
 #include "test_util.h"
 #include "trace_query.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <iterator>
 #include <random>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using cs::test::scalar;
 
 namespace {
 struct Imported {
     cs::test::TempDir dir;
     std::unique_ptr<cs::trace::TraceReader> reader;
-    cs::test::CliResult result;
+    cs::test::process::CliResult result;
 };
 
 std::unique_ptr<Imported> importLog(const std::string& content) {

@@ -1,15 +1,14 @@
 // Import of warp_compile_probe.py's JSON report (keys as the probe writes them, NVIDIA/warp
 // skills/warp-compile-time-optimizer/scripts/warp_compile_probe.py): module events become
 // module_loads, the medians become warp.probe counters; bad events and bad documents are counted.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/trace/reader.h"
 #include "test_util.h"
 #include "trace_query.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 using cs::test::scalar;
 
 namespace {

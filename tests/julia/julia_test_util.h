@@ -9,7 +9,6 @@
 #include "core/trace/reader.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <cstdlib>
 #include <memory>
@@ -23,7 +22,7 @@ inline std::string juliaFixture(const std::string& name) { return sourceDir() + 
 
 inline std::int64_t scalar(const trace::TraceReader& r, const std::string& sql) {
     std::int64_t v = -1;
-    r.query(sql, [&](sqlite3_stmt* st) { v = sqlite3_column_int64(st, 0); });
+    r.query(sql, [&](const cs::trace::Row& st) { v = st.integer(0); });
     return v;
 }
 

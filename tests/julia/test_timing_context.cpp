@@ -21,7 +21,7 @@ std::string textArg(const cs::trace::TraceReader& r, const std::string& span, co
     std::string v;
     r.query("SELECT a.value FROM spans s JOIN strings n ON n.id = s.name_sid JOIN span_args a ON a.span_id = s.id "
             "JOIN strings k ON k.id = a.key_sid WHERE n.str = '" + span + "' AND k.str = '" + key + "'",
-            [&](sqlite3_stmt* st) { v = reinterpret_cast<const char*>(sqlite3_column_text(st, 0)); });
+            [&](const cs::trace::Row& st) { v = st.text(0); });
     return v;
 }
 std::vector<cs::engine::Finding> findingsOf(const cs::trace::TraceReader& r, const std::string& kind) {

@@ -2,12 +2,12 @@
 // must name the same thing the full index names (table, kind, name, identity, outcome, cost, time,
 // key), or `diff` would match compiles the report shows differently. And `analyseSides`, which
 // analyses traces on several threads, returns them in argument order and throws the first error.
+#include "cli_process.h"
 #include "report_fixture.h"
 #include "test_util.h"
 
 #include "core/engine/compile_index.h"
 #include "core/engine/trace_analysis.h"
-#include "core/ingest/import_files.h"
 #include "core/measure/trace_diff.h"
 #include "core/trace/trace_error.h"
 #include "core/trace/reader.h"
@@ -21,7 +21,9 @@ using namespace cs;
 namespace {
 
 std::string import(const test::TempDir& dir, const std::string& input, const std::string& name) {
-    ingest::importFiles({.inputs = {input}, .output = dir.file(name), .forcedFormat = "", .overwrite = false});
+    // `compilescope import` as a process: this test links the report layer, not the importers.
+    const auto r = test::process::runCli({"import", input, "-o", dir.file(name)});
+    EXPECT_EQ(r.status, 0) << r.err;
     return dir.file(name);
 }
 

@@ -12,7 +12,6 @@
 #include "core/trace/reader.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <regex>
@@ -104,7 +103,7 @@ TEST(ReportChromium, BundledDemoTraceOpensCleanly) {
     // Phase timings per tool, phase and arch, and phase spans (the clang time trace) per name.
     reader->query("SELECT (SELECT count(*) FROM (SELECT 1 FROM phase_timings GROUP BY tool, phase_sid, arch_sid)) + "
                   "(SELECT count(*) FROM (SELECT 1 FROM spans WHERE category = 11 AND dur_ns IS NOT NULL GROUP BY name_sid))",
-                  [&](sqlite3_stmt* st) { groups = sqlite3_column_int64(st, 0); });
+                  [&](const cs::trace::Row& st) { groups = st.integer(0); });
     ASSERT_GT(groups, 8);  // the clang -ftime-trace import's phases are there, not only nvcc's
     EXPECT_EQ(domCount(run.out, "phases"), std::to_string(groups));
     EXPECT_EQ(countOf(run.out, "<tr class=\"phase\">"), static_cast<size_t>(groups));

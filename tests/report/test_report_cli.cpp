@@ -1,5 +1,5 @@
 // `compilescope report`: arguments, errors and the written file.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "report_fixture.h"
 #include "test_util.h"
 
@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-using cs::test::runCli;
+using cs::test::process::runCli;
 
 TEST(ReportCli, WritesOneSelfContainedFile) {
     cs::test::TempDir dir;

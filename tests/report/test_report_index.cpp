@@ -3,19 +3,16 @@
 // rows; no card overflows its width at 1000 and 1400 px (measured by the browser); the summary leads
 // with the tiles of what the trace holds; `--split` writes an index page and a page per compile.
 #include "chromium.h"
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "report_fixture.h"
 #include "test_util.h"
 
 #include "core/engine/trace_analysis.h"
-#include "core/ingest/import_files.h"
 #include "core/report/report.h"
 #include "core/report/sha256.h"
 #include "core/trace/reader.h"
 
 #include <gtest/gtest.h>
-
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <regex>
@@ -42,7 +39,7 @@ std::int64_t compileEvents(const std::string& trace) {
     r->query("SELECT (SELECT count(*) FROM cache_lookups) + (SELECT count(*) FROM module_loads) + "
              "(SELECT count(*) FROM cuda_programs) + (SELECT count(*) FROM cuda_jit) + "
              "(SELECT count(*) FROM spans WHERE category IN (1, 2))",
-             [&](sqlite3_stmt* st) { n = sqlite3_column_int64(st, 0); });
+             [&](const cs::trace::Row& st) { n = st.integer(0); });
     return n;
 }
 
@@ -85,7 +82,12 @@ std::string firstTile(const std::string& html) {
 }
 
 std::string import(const test::TempDir& dir, const std::vector<std::string>& inputs, const std::string& name) {
-    ingest::importFiles({.inputs = inputs, .output = dir.file(name), .forcedFormat = "", .overwrite = false});
+    // `compilescope import` as a process: this test links the report layer, not the importers.
+    std::vector<std::string> args{"import"};
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    args.insert(args.end(), {"-o", dir.file(name)});
+    const auto r = test::process::runCli(args);
+    EXPECT_EQ(r.status, 0) << r.err;
     return dir.file(name);
 }
 }  // namespace
@@ -147,7 +149,7 @@ TEST(ReportIndex, DemoIndexHasOneRowPerCompileAndLookup) {
     std::int64_t numbaPid = 0;
     trace::TraceReader::open(demoTrace())->query(
         "SELECT se.pid FROM sessions se JOIN strings s ON s.id = se.runtime_sid WHERE s.str = 'numba' ORDER BY se.id LIMIT 1",
-        [&](sqlite3_stmt* st) { numbaPid = sqlite3_column_int64(st, 0); });
+        [&](const cs::trace::Row& st) { numbaPid = st.integer(0); });
     ASSERT_GT(numbaPid, 0);
     EXPECT_NE(dom.find("numba pid " + std::to_string(numbaPid)), std::string::npos);
     EXPECT_EQ(dom.find("(session 2)"), std::string::npos);
@@ -258,7 +260,7 @@ TEST(ReportIndex, SplitWritesAnIndexAndAPagePerCompile) {
     auto trace = dir.file("fixture.cstrace");
     test::writeReportFixture(trace);
     auto out = dir.file("split");
-    auto r = test::runCli({"report", trace, "--split", out});
+    auto r = test::process::runCli({"report", trace, "--split", out});
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string index = test::readFile(out + "/index.html");
     const std::int64_t events = compileEvents(trace);
@@ -277,5 +279,5 @@ TEST(ReportIndex, SplitWritesAnIndexAndAPagePerCompile) {
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out + "/compiles"), std::filesystem::directory_iterator()),
               events);
     // -o and --split exclude each other.
-    EXPECT_EQ(test::runCli({"report", trace, "--split", out, "-o", dir.file("x.html")}).status, 2);
+    EXPECT_EQ(test::process::runCli({"report", trace, "--split", out, "-o", dir.file("x.html")}).status, 2);
 }

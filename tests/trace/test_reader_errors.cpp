@@ -1,6 +1,6 @@
 // `compilescope info` on files that are not good traces: each gets its own clear message naming the
 // file, and exit status 2. One test per case (issue 2).
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/trace/page_seal.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
@@ -12,7 +12,8 @@
 
 #include <filesystem>
 
-using cs::test::runCli;
+// `compilescope info` runs as its own process: this executable links the trace layer only.
+using cs::test::process::runCli;
 using namespace cs::trace;
 
 namespace {

@@ -7,7 +7,6 @@
 #include "test_util.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <map>
 
@@ -18,12 +17,12 @@ using Rows = std::vector<std::vector<std::string>>;
 
 Rows rows(const TraceReader& r, const std::string& table) {
     Rows out;
-    r.query("SELECT * FROM " + table + " ORDER BY rowid", [&](sqlite3_stmt* st) {
+    r.query("SELECT * FROM " + table + " ORDER BY rowid", [&](const cs::trace::Row& st) {
         std::vector<std::string> row;
-        for (int i = 0; i < sqlite3_column_count(st); ++i)
-            row.push_back(sqlite3_column_type(st, i) == SQLITE_NULL
+        for (int i = 0; i < st.columnCount(); ++i)
+            row.push_back(st.isNull(i)
                               ? "NULL"
-                              : reinterpret_cast<const char*>(sqlite3_column_text(st, i)));
+                              : st.text(i));
         out.push_back(row);
     });
     return out;
@@ -159,7 +158,7 @@ TEST(TraceRoundTrip, EnumsTableNamesEveryCode) {
     auto r = TraceReader::open(path);
     std::string name;
     r->query("SELECT name FROM enums WHERE type='category' AND value=1",
-             [&](sqlite3_stmt* st) { name = reinterpret_cast<const char*>(sqlite3_column_text(st, 0)); });
+             [&](const cs::trace::Row& st) { name = st.text(0); });
     EXPECT_EQ(name, "compile");
     EXPECT_EQ(r->rowCount("enums"), static_cast<std::int64_t>(enumRows().size()));
 }

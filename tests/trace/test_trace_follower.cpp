@@ -20,11 +20,11 @@ std::int64_t count(const std::string& path, const std::string& table) { return t
 // Every row of `table` with its rowid, each value with its SQLite type, in rowid order.
 std::string dump(const std::string& path, const std::string& table) {
     std::string out;
-    trace::TraceReader::open(path)->query("SELECT rowid, * FROM " + table + " ORDER BY rowid", [&](sqlite3_stmt* st) {
-        for (int c = 0; c < sqlite3_column_count(st); ++c) {
-            out += std::to_string(sqlite3_column_type(st, c)) + ":";
-            if (const unsigned char* v = sqlite3_column_text(st, c)) out += reinterpret_cast<const char*>(v);
-            out += c + 1 < sqlite3_column_count(st) ? "|" : "\n";
+    trace::TraceReader::open(path)->query("SELECT rowid, * FROM " + table + " ORDER BY rowid", [&](const trace::Row& st) {
+        for (int c = 0; c < st.columnCount(); ++c) {
+            out += std::to_string(static_cast<int>(st.type(c))) + ":";
+            out += st.text(c);
+            out += c + 1 < st.columnCount() ? "|" : "\n";
         }
     });
     return out;
@@ -74,8 +74,8 @@ TEST(TraceFollower, EachPollReadsOnlyTheNewRows) {
     // Changed in place: the renamed track and the new stat are in the mirror.
     auto m = trace::TraceReader::open(mirror);
     std::string trackName;
-    m->query("SELECT s.str FROM tracks t JOIN strings s ON s.id=t.name_sid", [&](sqlite3_stmt* st) {
-        trackName = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    m->query("SELECT s.str FROM tracks t JOIN strings s ON s.id=t.name_sid", [&](const trace::Row& st) {
+        trackName = st.text(0);
     });
     EXPECT_EQ(trackName, "main thread");
     EXPECT_EQ(m->rowCount("stats"), 1);
@@ -86,7 +86,7 @@ TEST(TraceFollower, EachPollReadsOnlyTheNewRows) {
     auto last = f.poll();
     EXPECT_EQ(last.appendedRowsRead, 0);
     std::int64_t endNs = -1;
-    trace::TraceReader::open(mirror)->query("SELECT end_ns FROM sessions", [&](sqlite3_stmt* st) { endNs = sqlite3_column_int64(st, 0); });
+    trace::TraceReader::open(mirror)->query("SELECT end_ns FROM sessions", [&](const trace::Row& st) { endNs = st.integer(0); });
     EXPECT_EQ(endNs, 9999);
     EXPECT_EQ(f.totalAppendedRowsRead(), first.appendedRowsRead + 39);
     EXPECT_EQ(f.polls(), 4);

@@ -38,11 +38,11 @@ void writeMixed(TraceWriter& w, int spans) {
 // A digest of a table's content in rowid order, to compare two traces.
 std::string digest(const TraceReader& r, const std::string& table) {
     std::string out;
-    r.query("SELECT * FROM " + table + " ORDER BY rowid", [&](sqlite3_stmt* st) {
-        for (int i = 0; i < sqlite3_column_count(st); ++i) {
-            out += std::to_string(sqlite3_column_type(st, i));
+    r.query("SELECT * FROM " + table + " ORDER BY rowid", [&](const cs::trace::Row& st) {
+        for (int i = 0; i < st.columnCount(); ++i) {
+            out += std::to_string(static_cast<int>(st.type(i)));
             out += ':';
-            if (sqlite3_column_type(st, i) != SQLITE_NULL) out += reinterpret_cast<const char*>(sqlite3_column_text(st, i));
+            if (!st.isNull(i)) out += st.text(i);
             out += '|';
         }
         out += '\n';
@@ -75,10 +75,10 @@ TEST_P(WriterModes, ManyRowsArriveExactlyAndInOrder) {
     // Ids are assigned in arrival order and rows are stored in it.
     std::int64_t outOfOrder = -1;
     r->query("SELECT count(*) FROM spans WHERE start_ns != (id - 1) * 10",
-                   [&](sqlite3_stmt* st) { outOfOrder = sqlite3_column_int64(st, 0); });
+                   [&](const cs::trace::Row& st) { outOfOrder = st.integer(0); });
     EXPECT_EQ(outOfOrder, 0);
     std::int64_t sessionEnd = 0;
-    r->query("SELECT end_ns FROM sessions", [&](sqlite3_stmt* st) { sessionEnd = sqlite3_column_int64(st, 0); });
+    r->query("SELECT end_ns FROM sessions", [&](const cs::trace::Row& st) { sessionEnd = st.integer(0); });
     EXPECT_EQ(sessionEnd, spans * 10);  // the UPDATE ran after the session's INSERT
 }
 

@@ -4,8 +4,6 @@
 #include "core/trace/row.h"
 #include "core/util/saturating.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <unordered_map>
 
@@ -28,7 +26,7 @@ std::vector<PhaseCost> buildPhases(const trace::TraceReader& reader,
     reader.query("SELECT t.session_id, s.name_sid, s.start_ns, s.dur_ns FROM spans s JOIN tracks t ON t.id = s.track_id "
                  "WHERE t.session_id IN (" + sessions + ") AND s.dur_ns >= 0 AND s.name_sid IS NOT NULL "
                  "ORDER BY t.session_id, s.start_ns, s.dur_ns DESC, s.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      const std::int64_t session = trace::colInt(st, 0), name = trace::colInt(st, 1);
                      const std::int64_t start = trace::colInt(st, 2), end = util::satAdd(start, trace::colInt(st, 3));
                      if (session != current) {

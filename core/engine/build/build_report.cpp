@@ -4,9 +4,8 @@
 #include "core/engine/session_labels.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
+#include "core/trace/table_readers.h"
 #include "core/util/saturating.h"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <array>
@@ -167,32 +166,12 @@ BuildSchedule buildSchedule(const std::vector<PathStep>& targets, bool fromNinja
     return s;
 }
 
-BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& clocks, size_t keep) {
-    BuildReport r;
-    const auto labels = sessionLabels(reader);
-    std::unordered_map<std::int64_t, std::string> sources;
-    std::vector<std::int64_t> ninjaSessions;
-    reader.query("SELECT s.id, coalesce(src.str, ''), coalesce(rt.str, '') FROM sessions s "
-                 "LEFT JOIN strings src ON src.id = s.source_sid LEFT JOIN strings rt ON rt.id = s.runtime_sid",
-                 [&](sqlite3_stmt* st) {
-                     sources[trace::colInt(st, 0)] = trace::colText(st, 1);
-                     if (trace::colText(st, 2) == "import:ninja-log") ninjaSessions.push_back(trace::colInt(st, 0));
-                 });
-
-    // The string ids of the names read; a trace without them has no time traces.
-    std::unordered_map<std::int64_t, int> nameOf;
-    std::string idList;
-    {
-        std::string inList;
-        for (std::string_view n : kNames) inList += (inList.empty() ? "'" : ", '") + std::string(n) + "'";
-        reader.query("SELECT id, str FROM strings WHERE str IN (" + inList + ")", [&](sqlite3_stmt* st) {
-            std::string s = trace::colText(st, 1);
-            for (int i = 0; i < NameCount; ++i)
-                if (s == kNames[static_cast<size_t>(i)]) nameOf[trace::colInt(st, 0)] = i;
-            idList += (idList.empty() ? "" : ", ") + std::to_string(trace::colInt(st, 0));
-        });
-    }
-
+namespace {
+// What the clang time traces of a build add up to, read span by span in file and time order.
+struct TimeTraceScan {
+    const trace::TraceReader& reader;
+    const SessionClocks& clocks;
+    std::unordered_map<std::int64_t, int> nameOf;  // string id -> Name
     Summer headers, templates, sets, optimised, generated;
     std::unordered_map<std::int64_t, std::string> folded;  // template detail id -> its set
     std::map<std::int64_t, BuildFile> files;
@@ -201,77 +180,102 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
     // is nested in (or overlaps) one already counted.
     std::map<std::pair<int, std::int64_t>, std::int64_t> openUntil;
     std::int64_t currentSession = -1;
-    if (!idList.empty())
+
+    // The string ids of the names read, as an SQL list; "" for a trace without them (no time traces).
+    std::string nameIds() {
+        std::string inList, idList;
+        for (std::string_view n : kNames) inList += (inList.empty() ? "'" : ", '") + std::string(n) + "'";
+        reader.query("SELECT id, str FROM strings WHERE str IN (" + inList + ")", [&](const trace::Row& st) {
+            std::string s = trace::colText(st, 1);
+            for (int i = 0; i < NameCount; ++i)
+                if (s == kNames[static_cast<size_t>(i)]) nameOf[trace::colInt(st, 0)] = i;
+            idList += (idList.empty() ? "" : ", ") + std::to_string(trace::colInt(st, 0));
+        });
+        return idList;
+    }
+
+    void read() {
+        const std::string idList = nameIds();
+        if (idList.empty()) return;
         reader.query("SELECT t.session_id, s.name_sid, coalesce(s.detail_sid, 0), s.id, s.start_ns, s.dur_ns FROM spans s "
                      "JOIN tracks t ON t.id = s.track_id WHERE s.name_sid IN (" + idList + ") AND s.dur_ns >= 0 "
                      "ORDER BY t.session_id, s.start_ns, s.dur_ns DESC, s.id",
-                     [&](sqlite3_stmt* st) {
-                         const std::int64_t session = trace::colInt(st, 0), detail = trace::colInt(st, 2);
-                         const std::int64_t spanId = trace::colInt(st, 3), start = trace::colInt(st, 4),
-                                            dur = trace::colInt(st, 5);
-                         auto n = nameOf.find(trace::colInt(st, 1));
-                         if (n == nameOf.end()) return;
-                         const int name = n->second;
-                         if (session != currentSession) {
-                             openUntil.clear();
-                             currentSession = session;
-                         }
-                         std::int64_t& until = openUntil[{name, detail}];
-                         if (until > start) return;  // nested in one of the same name and detail: counted there
-                         until = util::satAdd(start, dur);
-                         auto fileIt = files.find(session);
-                         if (fileIt == files.end()) {
-                             fileIt = files.emplace(session, BuildFile{}).first;
-                             fileIt->second.sessionId = session;
-                             fileIt->second.startNs = util::satAdd(start, clocks.offsetOf(session));
-                         }
-                         BuildFile& f = fileIt->second;
-                         static const std::string kNone;
-                         const std::string& d = detail ? reader.str(detail) : kNone;
-                         switch (name) {
-                         case ExecuteCompiler:
-                             if (f.spanId == 0) f.spanId = spanId;
-                             f.totalNs = util::satAdd(f.totalNs, dur);
-                             f.startNs = std::min(f.startNs, util::satAdd(start, clocks.offsetOf(session)));
-                             break;
-                         case Frontend:
-                             f.frontendNs = util::satAdd(f.frontendNs, dur);
-                             stages[session].push_back({start, util::satAdd(start, dur), false});
-                             break;
-                         case Backend:
-                             f.backendNs = util::satAdd(f.backendNs, dur);
-                             stages[session].push_back({start, util::satAdd(start, dur), true});
-                             break;
-                         case Source:
-                             if (!d.empty()) headers.add(d, session, spanId, dur);
-                             break;
-                         case InstantiateClass:
-                         case InstantiateFunction:
-                             if (d.empty()) break;
-                             templates.add(d, session, spanId, dur);
-                             {
-                                 auto fIt = folded.find(detail);
-                                 if (fIt == folded.end()) fIt = folded.emplace(detail, foldTemplateArguments(d)).first;
-                                 sets.add(fIt->second, session, spanId, dur);
-                             }
-                             break;
-                         case OptFunction:
-                             if (!d.empty()) optimised.add(d, session, spanId, dur);
-                             break;
-                         case CodeGenFunction:
-                             if (!d.empty()) generated.add(d, session, spanId, dur);
-                             break;
-                         default: break;
-                         }
-                     });
+                     [&](const trace::Row& st) { add(st); });
+    }
 
-    // The ninja commands, and the join to the time traces by output path.
-    std::unordered_map<std::string, size_t> byOutput;  // output without extension -> ninjaTargets index
-    for (std::int64_t session : ninjaSessions) {
+    BuildFile& fileOf(std::int64_t session, std::int64_t start) {
+        auto it = files.find(session);
+        if (it == files.end()) {
+            it = files.emplace(session, BuildFile{}).first;
+            it->second.sessionId = session;
+            it->second.startNs = util::satAdd(start, clocks.offsetOf(session));
+        }
+        return it->second;
+    }
+
+    void add(const trace::Row& st) {
+        const std::int64_t session = trace::colInt(st, 0), detail = trace::colInt(st, 2);
+        const std::int64_t spanId = trace::colInt(st, 3), start = trace::colInt(st, 4), dur = trace::colInt(st, 5);
+        auto n = nameOf.find(trace::colInt(st, 1));
+        if (n == nameOf.end()) return;
+        const int name = n->second;
+        if (session != currentSession) {
+            openUntil.clear();
+            currentSession = session;
+        }
+        std::int64_t& until = openUntil[{name, detail}];
+        if (until > start) return;  // nested in one of the same name and detail: counted there
+        until = util::satAdd(start, dur);
+        BuildFile& f = fileOf(session, start);
+        static const std::string kNone;
+        const std::string& d = detail ? reader.str(detail) : kNone;
+        switch (name) {
+        case ExecuteCompiler:
+            if (f.spanId == 0) f.spanId = spanId;
+            f.totalNs = util::satAdd(f.totalNs, dur);
+            f.startNs = std::min(f.startNs, util::satAdd(start, clocks.offsetOf(session)));
+            break;
+        case Frontend:
+            f.frontendNs = util::satAdd(f.frontendNs, dur);
+            stages[session].push_back({start, util::satAdd(start, dur), false});
+            break;
+        case Backend:
+            f.backendNs = util::satAdd(f.backendNs, dur);
+            stages[session].push_back({start, util::satAdd(start, dur), true});
+            break;
+        case Source:
+            if (!d.empty()) headers.add(d, session, spanId, dur);
+            break;
+        case InstantiateClass:
+        case InstantiateFunction:
+            if (d.empty()) break;
+            templates.add(d, session, spanId, dur);
+            {
+                auto fIt = folded.find(detail);
+                if (fIt == folded.end()) fIt = folded.emplace(detail, foldTemplateArguments(d)).first;
+                sets.add(fIt->second, session, spanId, dur);
+            }
+            break;
+        case OptFunction:
+            if (!d.empty()) optimised.add(d, session, spanId, dur);
+            break;
+        case CodeGenFunction:
+            if (!d.empty()) generated.add(d, session, spanId, dur);
+            break;
+        default: break;
+        }
+    }
+};
+
+// The ninja commands of the .ninja_log sessions; `byOutput` maps each output without its extension
+// to its index in r.ninjaTargets.
+void readNinjaTargets(const trace::TraceReader& reader, const SessionClocks& clocks, const std::vector<std::int64_t>& sessions,
+                      BuildReport& r, std::unordered_map<std::string, size_t>& byOutput) {
+    for (std::int64_t session : sessions) {
         reader.query("SELECT s.id, coalesce(n.str, ''), s.start_ns, coalesce(s.dur_ns, 0) FROM spans s "
                      "JOIN tracks t ON t.id = s.track_id LEFT JOIN strings n ON n.id = s.name_sid "
                      "WHERE t.session_id = " + std::to_string(session) + " ORDER BY s.start_ns, s.id",
-                     [&](sqlite3_stmt* st) {
+                     [&](const trace::Row& st) {
                          NinjaTarget t{trace::colInt(st, 0), trace::colText(st, 1),
                                        util::satAdd(trace::colInt(st, 2), clocks.offsetOf(session)), trace::colInt(st, 3),
                                        false};
@@ -279,29 +283,30 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
                          r.ninjaTargets.push_back(std::move(t));
                      });
     }
-    for (auto& [session, f] : files) {
-        f.source = sources[session];
-        auto l = labels.find(session);
-        f.label = l == labels.end() ? "session " + std::to_string(session) : l->second;
-        // The trace "<dir>/CMakeFiles/t.dir/a.cpp.json" belongs to the output "CMakeFiles/t.dir/a.cpp.o":
-        // the longest trailing part of the trace's path that names an output wins.
-        std::string_view stem = withoutExtension(f.source);
-        for (size_t pos = 0; !byOutput.empty();) {
-            auto it = byOutput.find(std::string(stem.substr(pos)));
-            if (it != byOutput.end()) {
-                NinjaTarget& t = r.ninjaTargets[it->second];
-                t.joined = true;
-                f.ninjaSpanId = t.spanId;
-                f.ninjaNs = t.durNs;
-                f.output = t.output;
-                break;
-            }
-            pos = stem.find_first_of("/\\", pos);
-            if (pos == std::string_view::npos) break;
-            ++pos;
-        }
-    }
+}
 
+// The trace "<dir>/CMakeFiles/t.dir/a.cpp.json" belongs to the output "CMakeFiles/t.dir/a.cpp.o": the
+// longest trailing part of the trace's path that names an output wins.
+void joinToNinja(BuildFile& f, BuildReport& r, const std::unordered_map<std::string, size_t>& byOutput) {
+    std::string_view stem = withoutExtension(f.source);
+    for (size_t pos = 0; !byOutput.empty();) {
+        auto it = byOutput.find(std::string(stem.substr(pos)));
+        if (it != byOutput.end()) {
+            NinjaTarget& t = r.ninjaTargets[it->second];
+            t.joined = true;
+            f.ninjaSpanId = t.spanId;
+            f.ninjaNs = t.durNs;
+            f.output = t.output;
+            return;
+        }
+        pos = stem.find_first_of("/\\", pos);
+        if (pos == std::string_view::npos) return;
+        ++pos;
+    }
+}
+
+// The build's totals, its files in order of cost, and the schedule (from the ninja commands, else the files).
+void addTotals(std::map<std::int64_t, BuildFile>& files, BuildReport& r) {
     bool first = true;
     auto cover = [&](std::int64_t start, std::int64_t end) {
         r.spanStartNs = first ? start : std::min(r.spanStartNs, start);
@@ -309,7 +314,7 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
         first = false;
     };
     std::int64_t earliest = 0;
-    std::vector<PathStep> scheduled;  // what the schedule is computed from: the ninja commands, else the files
+    std::vector<PathStep> scheduled;
     for (auto& [session, f] : files) {
         if (f.totalNs == 0 && f.frontendNs == 0 && f.backendNs == 0) continue;  // not a compile of a file
         earliest = r.files.empty() ? f.startNs : std::min(earliest, f.startNs);
@@ -329,12 +334,36 @@ BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& c
     r.schedule = buildSchedule(scheduled, !r.ninjaTargets.empty());
     r.peakParallelism = r.schedule.peakConcurrency;
     std::stable_sort(r.files.begin(), r.files.end(), [](const BuildFile& a, const BuildFile& b) { return a.totalNs > b.totalNs; });
-    r.headers = headers.take(labels, keep);
-    r.templates = templates.take(labels, keep);
-    r.templateSets = sets.take(labels, keep);
-    r.optimisedFunctions = optimised.take(labels, keep);
-    r.generatedFunctions = generated.take(labels, keep);
-    r.phases = buildPhases(reader, stages, keep);
+}
+}  // namespace
+
+BuildReport buildReport(const trace::TraceReader& reader, const SessionClocks& clocks, size_t keep) {
+    BuildReport r;
+    const auto labels = sessionLabels(reader);
+    std::unordered_map<std::int64_t, std::string> sources;
+    std::vector<std::int64_t> ninjaSessions;
+    for (const trace::StoredSession& s : trace::readSessions(reader)) {
+        sources[s.id] = s.source;
+        if (s.runtime == "import:ninja-log") ninjaSessions.push_back(s.id);
+    }
+    TimeTraceScan scan{reader, clocks, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, -1};
+    scan.read();
+    // The ninja commands, and the join to the time traces by output path.
+    std::unordered_map<std::string, size_t> byOutput;  // output without extension -> ninjaTargets index
+    readNinjaTargets(reader, clocks, ninjaSessions, r, byOutput);
+    for (auto& [session, f] : scan.files) {
+        f.source = sources[session];
+        auto l = labels.find(session);
+        f.label = l == labels.end() ? "session " + std::to_string(session) : l->second;
+        joinToNinja(f, r, byOutput);
+    }
+    addTotals(scan.files, r);
+    r.headers = scan.headers.take(labels, keep);
+    r.templates = scan.templates.take(labels, keep);
+    r.templateSets = scan.sets.take(labels, keep);
+    r.optimisedFunctions = scan.optimised.take(labels, keep);
+    r.generatedFunctions = scan.generated.take(labels, keep);
+    r.phases = buildPhases(reader, scan.stages, keep);
     return r;
 }
 

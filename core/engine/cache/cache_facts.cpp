@@ -4,8 +4,6 @@
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -43,11 +41,10 @@ Sid CacheFacts::intern(const std::string& s) {
 
 CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
     CacheFacts facts;
-    reader.query("SELECT id, str FROM strings ORDER BY id", [&](sqlite3_stmt* st) {
+    reader.query("SELECT id, str FROM strings ORDER BY id", [&](const trace::Row& st) {
         auto id = trace::colInt(st, 0);
         if (id <= 0) return;  // 0 means "no string"
-        auto* text = sqlite3_column_text(st, 1);
-        facts.strings[id] = text ? reinterpret_cast<const char*>(text) : "";
+        facts.strings[id] = st.text(1);
     });
 
     std::unordered_map<std::int64_t, size_t> byId;
@@ -56,7 +53,7 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
         "compile_ns, coalesce(fingerprint_sid, 0), step FROM cache_lookups "
         // A lookup of a session the trace does not hold is a trace problem (trace_problems.h), not a fact.
         "WHERE session_id IN (SELECT id FROM sessions) ORDER BY session_id, ts_ns, id",
-        [&](sqlite3_stmt* st) {
+        [&](const trace::Row& st) {
             Lookup l;
             l.id = trace::colInt(st, 0);
             l.sessionId = trace::colInt(st, 1);
@@ -77,14 +74,14 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
     reader.query(
         "SELECT lookup_id, name_sid, role, coalesce(digest_sid, value_sid, 0), coalesce(value_sid, digest_sid, 0) "
         "FROM key_components ORDER BY lookup_id, ordinal",
-        [&](sqlite3_stmt* st) {
+        [&](const trace::Row& st) {
             auto it = byId.find(trace::colInt(st, 0));
             if (it == byId.end()) return;  // a component of no lookup: nothing to key
             facts.lookups[it->second].components.push_back(
                 {.name = trace::colInt(st, 1), .role = static_cast<int>(trace::colInt(st, 2)),
                  .digest = trace::colInt(st, 3), .value = trace::colInt(st, 4)});
         });
-    reader.query("SELECT lookup_id, method_sid, world FROM closures ORDER BY rowid", [&](sqlite3_stmt* st) {
+    reader.query("SELECT lookup_id, method_sid, world FROM closures ORDER BY rowid", [&](const trace::Row& st) {
         auto it = byId.find(trace::colInt(st, 0));
         if (it == byId.end()) return;
         facts.lookups[it->second].closure.push_back({trace::colInt(st, 1), trace::colOpt(st, 2)});
@@ -92,7 +89,7 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
 
     // Lookups without a recorded step take the runtime's step counter at their time.
     std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> steps;  // session -> (ts, step)
-    reader.query("SELECT session_id, ts_ns, step FROM steps ORDER BY session_id, ts_ns, id", [&](sqlite3_stmt* st) {
+    reader.query("SELECT session_id, ts_ns, step FROM steps ORDER BY session_id, ts_ns, id", [&](const trace::Row& st) {
         steps[trace::colInt(st, 0)].push_back({trace::colInt(st, 1), trace::colInt(st, 2)});
     });
     for (auto& l : facts.lookups) {
@@ -107,7 +104,7 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
     reader.query(
         "SELECT id, session_id, ts_ns, event, method_sid, world FROM methods "
         "ORDER BY session_id, ts_ns IS NOT NULL, ts_ns, id",
-        [&](sqlite3_stmt* st) {
+        [&](const trace::Row& st) {
             auto event = trace::colInt(st, 3);
             if (event != CS_METHOD_DEFINE && event != CS_METHOD_REDEFINE && event != CS_METHOD_DELETE) return;
             facts.methods.push_back({.id = trace::colInt(st, 0), .sessionId = trace::colInt(st, 1),
@@ -129,11 +126,10 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
     reader.query(
         "SELECT c.id, c.session_id, c.ts_ns, coalesce(c.scope_sid, 0), n.str, c.value FROM counters c "
         "JOIN strings n ON n.id = c.name_sid ORDER BY c.session_id, c.ts_ns, c.scope_sid, c.id",
-        [&](sqlite3_stmt* st) {
+        [&](const trace::Row& st) {
             auto session = trace::colInt(st, 1), ts = trace::colInt(st, 2);
             auto scope = trace::colInt(st, 3);
-            auto* nameText = sqlite3_column_text(st, 4);
-            std::string name = nameText ? reinterpret_cast<const char*>(nameText) : "";
+            std::string name = st.text(4);
             if (name != "hits" && name != "misses" && name != "entries") return;  // not cache_stats()
             bool join = !facts.counters.empty();
             if (join) {

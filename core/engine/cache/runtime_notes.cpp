@@ -2,8 +2,7 @@
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
-
-#include <sqlite3.h>
+#include "core/trace/table_readers.h"
 
 #include <algorithm>
 #include <map>
@@ -24,7 +23,7 @@ std::map<std::pair<std::int64_t, std::int64_t>, std::vector<SpanReasons>> missSp
                  "JOIN strings n ON n.id = s.name_sid JOIN span_args a ON a.span_id = s.id "
                  "JOIN strings k ON k.id = a.key_sid "
                  "WHERE n.str LIKE 'TRACING CACHE MISS %' AND k.str LIKE 'reason %' ORDER BY t.session_id, s.start_ns, s.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      auto& at = out[{trace::colInt(st, 0), trace::colInt(st, 1)}];
                      const std::int64_t span = trace::colInt(st, 2);
                      if (at.empty() || at.back().spanId != span) at.push_back({span, {}});
@@ -38,8 +37,8 @@ std::map<std::pair<std::int64_t, std::int64_t>, std::vector<SpanReasons>> missSp
 }  // namespace
 
 void loadRuntimeNotes(const trace::TraceReader& reader, CacheFacts& facts) {
-    reader.query("SELECT count(*) FROM stats WHERE name = 'out_of_order_line' AND count > 0",
-                 [&](sqlite3_stmt* st) { facts.linesOutOfOrder = trace::colInt(st, 0) > 0; });
+    for (const trace::StoredStat& stat : trace::readStats(reader))
+        if (stat.name == "out_of_order_line" && stat.count > 0) facts.linesOutOfOrder = true;
     const Sid jax = facts.find(kJaxTracingCache);
     if (!jax) return;
     auto spans = missSpans(reader);

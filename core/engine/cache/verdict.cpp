@@ -21,7 +21,7 @@ std::vector<CacheCounters> readCacheCounters(const trace::TraceReader& reader) {
     reader.query("SELECT c.session_id, coalesce(sc.str, ''), n.str, c.value FROM counters c "
                  "JOIN strings n ON n.id = c.name_sid LEFT JOIN strings sc ON sc.id = c.scope_sid "
                  "WHERE n.str IN ('hits', 'misses', 'entries') ORDER BY c.session_id, c.ts_ns, c.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      CacheCounters& c = last[{trace::colInt(st, 0), trace::colText(st, 1)}];
                      c.sessionId = trace::colInt(st, 0);
                      c.scope = trace::colText(st, 1);

@@ -112,7 +112,7 @@ void widen(Finding& f, std::optional<std::int64_t> start, std::optional<std::int
 
 // The columns of a result row, read left to right.
 struct Columns {
-    sqlite3_stmt* st;
+    const trace::Row& st;
     int next = 0;
     std::int64_t num() { return trace::colInt(st, next++); }
     std::optional<std::int64_t> opt() { return trace::colOpt(st, next++); }
@@ -157,14 +157,14 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
     std::map<std::pair<std::int64_t, int>, std::int64_t> versions;
     reader.query("SELECT c.session_id, s.str, c.value FROM counters c JOIN strings s ON s.id = c.scope_sid "
                  "JOIN strings n ON n.id = c.name_sid WHERE n.str = 'version' AND s.str IN ('nvrtc', 'nvjitlink')",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      int api = trace::colText(st, 1) == "nvrtc" ? CS_CUDA_NVRTC : CS_CUDA_NVJITLINK;
                      versions[{trace::colInt(st, 0), api}] = trace::colInt(st, 2);
                  });
     std::map<std::int64_t, size_t> index;
     reader.query("SELECT id, session_id, api, name_sid, source_digest_sid, start_ns, dur_ns, result FROM cuda_programs "
                  "ORDER BY start_ns, id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      Columns c{st};  // braced initialisers run in order: the columns are read left to right
                      CudaProgram p{.id = c.num(), .sessionId = c.num(), .api = static_cast<int>(c.num()),
                                    .name = reader.str(c.num()), .sourceDigest = reader.str(c.num()), .options = {},
@@ -174,13 +174,13 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
                      index[p.id] = report.programs.size();
                      report.programs.push_back(std::move(p));
                  });
-    reader.query("SELECT program_id, option_sid FROM cuda_program_options ORDER BY program_id, ordinal", [&](sqlite3_stmt* st) {
+    reader.query("SELECT program_id, option_sid FROM cuda_program_options ORDER BY program_id, ordinal", [&](const trace::Row& st) {
         auto it = index.find(trace::colInt(st, 0));
         if (it != index.end()) report.programs[it->second].options.push_back(reader.str(trace::colInt(st, 1)));
     });
     if (reader.rowCount("cuda_program_inputs") > 0)
         reader.query("SELECT program_id, kind_sid, name_sid, bytes FROM cuda_program_inputs ORDER BY program_id, ordinal",
-                     [&](sqlite3_stmt* st) {
+                     [&](const trace::Row& st) {
                          auto it = index.find(trace::colInt(st, 0));
                          if (it == index.end()) return;
                          report.programs[it->second].inputs.push_back(
@@ -199,7 +199,7 @@ CudaProgramReport loadCudaPrograms(const trace::TraceReader& reader) {
     if (reader.rowCount("cuda_jit") > 0)
         reader.query("SELECT id, session_id, start_ns, dur_ns, entry_type, operation, device, cache_path_sid, cache_bytes "
                      "FROM cuda_jit ORDER BY coalesce(start_ns, 0), id",
-                     [&](sqlite3_stmt* st) {
+                     [&](const trace::Row& st) {
                          Columns c{st};
                          JitRecord j{.id = c.num(), .sessionId = c.num(), .startNs = c.opt(), .durNs = c.opt(),
                                      .entryType = static_cast<int>(c.num()), .operation = static_cast<int>(c.num()),

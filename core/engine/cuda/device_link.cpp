@@ -7,8 +7,6 @@
 
 #include <compilescope/trace_constants.h>
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <map>
 
@@ -47,8 +45,8 @@ std::vector<KernelCompileCost> loadDeviceKernelCosts(const trace::TraceReader& r
                  "WHERE s.detail_sid IS NOT NULL AND s.name_sid IN (SELECT id FROM strings WHERE str IN "
                  "('OptFunction', 'CodeGen Function', 'Scanning Function Body', 'Optimizing compilation unit')) "
                  "GROUP BY s.detail_sid",
-                 [&](sqlite3_stmt* st) {
-                     out.push_back({trace::colText(st, 0), static_cast<std::int64_t>(std::min(sqlite3_column_double(st, 1), 9.2e18)),
+                 [&](const trace::Row& st) {
+                     out.push_back({trace::colText(st, 0), static_cast<std::int64_t>(std::min(st.real(1), 9.2e18)),
                                     trace::colInt(st, 2)});
                  });
     std::sort(out.begin(), out.end(), [](const KernelCompileCost& a, const KernelCompileCost& b) {

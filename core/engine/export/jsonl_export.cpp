@@ -5,8 +5,6 @@
 #include "core/util/json_writer.h"
 #include "core/util/md5.h"
 
-#include <sqlite3.h>
-
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -21,33 +19,28 @@ namespace {
 
 constexpr std::string_view kTracesTable = "traces";
 
-std::string_view columnText(sqlite3_stmt* st, int col) {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, col));
-    return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(st, col))) : std::string_view();
-}
-
 // One stored value as its SQLite storage class says, not as the column declares: a file from
 // elsewhere may hold anything in a column of type ANY (span_args.value), and a lossless copy is what
 // a reader can cast. A BLOB, which no writer of ours stores, becomes its bytes in hexadecimal.
-void writeValue(util::JsonWriter& json, sqlite3_stmt* st, int col) {
-    switch (sqlite3_column_type(st, col)) {
-    case SQLITE_INTEGER: json.value(static_cast<std::int64_t>(sqlite3_column_int64(st, col))); break;
-    case SQLITE_FLOAT: json.value(sqlite3_column_double(st, col)); break;
-    case SQLITE_TEXT: json.value(columnText(st, col)); break;
-    case SQLITE_BLOB: {
+void writeValue(util::JsonWriter& json, const trace::Row& st, int col) {
+    switch (st.type(col)) {
+    case trace::ColumnType::Integer: json.value(st.integer(col)); break;
+    case trace::ColumnType::Real: json.value(st.real(col)); break;
+    case trace::ColumnType::Text: json.value(st.textView(col)); break;
+    case trace::ColumnType::Blob: {
         static constexpr char kHex[] = "0123456789abcdef";
-        const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(st, col));
-        const int n = sqlite3_column_bytes(st, col);
+        const std::string_view bytes = st.blob(col);
         std::string hex;
-        hex.reserve(static_cast<size_t>(n) * 2);
-        for (int i = 0; i < n; ++i) {
-            hex += kHex[p[i] >> 4];
-            hex += kHex[p[i] & 15];
+        hex.reserve(bytes.size() * 2);
+        for (const char ch : bytes) {
+            const auto b = static_cast<unsigned char>(ch);
+            hex += kHex[b >> 4];
+            hex += kHex[b & 15];
         }
         json.value(hex);
         break;
     }
-    default: json.null(); break;
+    case trace::ColumnType::Null: json.null(); break;
     }
 }
 
@@ -90,11 +83,11 @@ struct TempFiles {
 std::string traceId(const trace::TraceReader& reader) {
     if (std::string stored = reader.meta("trace_id"); !stored.empty()) return stored;
     util::Md5 md5;
-    reader.query("SELECT key, value FROM meta ORDER BY key", [&](sqlite3_stmt* st) {
+    reader.query("SELECT key, value FROM meta ORDER BY key", [&](const trace::Row& st) {
         // NUL-separated, so ("ab", "c") and ("a", "bc") hash differently.
-        md5.update(columnText(st, 0));
+        md5.update(st.textView(0));
         md5.update(std::string_view("\0", 1));
-        md5.update(columnText(st, 1));
+        md5.update(st.textView(1));
         md5.update(std::string_view("\0", 1));
     });
     return md5.hexDigest();
@@ -114,7 +107,7 @@ std::int64_t writeJsonlTable(const trace::TraceReader& reader, std::string_view 
     sql += " FROM ";
     sql += def->name;
     std::int64_t rows = 0;
-    reader.query(sql, [&](sqlite3_stmt* st) {
+    reader.query(sql, [&](const trace::Row& st) {
         util::JsonWriter json(out);
         json.beginObject().key("trace_id").value(id);
         for (size_t i = 0; i < def->columns.size(); ++i) {

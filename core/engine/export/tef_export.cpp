@@ -6,6 +6,7 @@
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/schema.h"
+#include "core/trace/table_readers.h"
 #include "core/util/json_writer.h"
 #include "core/util/saturating.h"
 
@@ -108,7 +109,7 @@ const std::vector<RuntimeTable>& runtimeTables() {
 
 struct Arg {
     std::string key;
-    int type = SQLITE_NULL;
+    trace::ColumnType type = trace::ColumnType::Null;
     std::int64_t i = 0;
     double d = 0;
     std::string s;
@@ -148,7 +149,7 @@ private:
 
     void sessions() {
         std::vector<std::int64_t> ids;
-        m_reader.query("SELECT id FROM sessions ORDER BY id", [&](sqlite3_stmt* st) { ids.push_back(trace::colInt(st, 0)); });
+        for (const trace::StoredSession& s : trace::readSessions(m_reader)) ids.push_back(s.id);
         const auto labels = sessionLabels(m_reader);
         for (std::int64_t id : ids) {
             const std::string& label = labels.at(id);
@@ -170,7 +171,7 @@ private:
         };
         std::vector<Track> all;
         std::map<std::pair<std::int64_t, std::int64_t>, int> threadsWithTid;
-        m_reader.query("SELECT id, session_id, kind, tid, name_sid FROM tracks ORDER BY id", [&](sqlite3_stmt* st) {
+        m_reader.query("SELECT id, session_id, kind, tid, name_sid FROM tracks ORDER BY id", [&](const trace::Row& st) {
             Track t{trace::colInt(st, 0), trace::colInt(st, 1), static_cast<int>(trace::colInt(st, 2)), trace::colOpt(st, 3),
                     m_reader.str(trace::colInt(st, 4))};
             if (t.kind == CS_TRACK_THREAD && t.tid) ++threadsWithTid[{t.session, *t.tid}];
@@ -195,7 +196,7 @@ private:
 
     void loadFlows() {
         m_reader.query("SELECT id, from_span_id, to_span_id, coalesce(name_sid, 0) FROM flows ORDER BY id",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            const std::int64_t id = trace::colInt(st, 0), name = trace::colInt(st, 3);
                            m_flowEnds[trace::colInt(st, 1)].push_back({id, name, true});
                            m_flowEnds[trace::colInt(st, 2)].push_back({id, name, false});
@@ -217,9 +218,9 @@ private:
 
     void argValue(const Arg& a) {
         switch (a.type) {
-        case SQLITE_INTEGER: m_json.value(a.i); break;
-        case SQLITE_FLOAT: m_json.number(realLiteral(a.d)); break;
-        case SQLITE_NULL: m_json.null(); break;
+        case trace::ColumnType::Integer: m_json.value(a.i); break;
+        case trace::ColumnType::Real: m_json.number(realLiteral(a.d)); break;
+        case trace::ColumnType::Null: m_json.null(); break;
         default: m_json.value(a.s); break;
         }
     }
@@ -237,7 +238,7 @@ private:
         const std::int64_t ts = display(pid, s.start);
         std::string cat;
         for (const Arg& a : s.args)
-            if (a.key == "cat" && a.type == SQLITE_TEXT) cat = a.s;
+            if (a.key == "cat" && a.type == trace::ColumnType::Text) cat = a.s;
         if (cat.empty()) cat = std::string(trace::enumName("category", s.category));
         m_json.beginObject().key("ph").value(s.dur ? "X" : "B").key("name").value(m_reader.str(s.nameSid));
         m_json.key("cat").value(cat).key("pid").value(pid).key("tid").value(tidOf(s.track)).key("ts").number(micros(ts));
@@ -245,7 +246,7 @@ private:
         m_json.key("args").beginObject();
         if (s.detailSid) m_json.key("detail").value(m_reader.str(s.detailSid));
         for (const Arg& a : s.args) {
-            if (a.key == "cat" && a.type == SQLITE_TEXT) continue;
+            if (a.key == "cat" && a.type == trace::ColumnType::Text) continue;
             m_json.key(a.key);
             argValue(a);
         }
@@ -273,7 +274,7 @@ private:
             "coalesce(s.detail_sid, 0), k.str, a.value FROM spans s "
             "LEFT JOIN span_args a ON a.span_id = s.id LEFT JOIN strings k ON k.id = a.key_sid "
             "ORDER BY s.track_id, s.start_ns, s.dur_ns IS NULL DESC, s.dur_ns DESC, s.id, a.rowid",
-            [&](sqlite3_stmt* st) {
+            [&](const trace::Row& st) {
                 const std::int64_t id = trace::colInt(st, 0);
                 if (!have || id != cur.id) {
                     if (have) writeSpan(cur);
@@ -287,13 +288,13 @@ private:
                     cur.detailSid = trace::colInt(st, 6);
                     cur.args.clear();
                 }
-                if (sqlite3_column_type(st, 7) == SQLITE_NULL) return;  // no args
+                if (st.isNull(7)) return;  // no args
                 Arg a;
                 a.key = trace::colText(st, 7);
-                a.type = sqlite3_column_type(st, 8);
-                if (a.type == SQLITE_INTEGER) a.i = trace::colInt(st, 8);
-                else if (a.type == SQLITE_FLOAT) a.d = sqlite3_column_double(st, 8);
-                else if (a.type != SQLITE_NULL) a.s = trace::colText(st, 8);
+                a.type = st.type(8);
+                if (a.type == trace::ColumnType::Integer) a.i = trace::colInt(st, 8);
+                else if (a.type == trace::ColumnType::Real) a.d = st.real(8);
+                else if (a.type != trace::ColumnType::Null) a.s = trace::colText(st, 8);
                 cur.args.push_back(std::move(a));
             });
         if (have) writeSpan(cur);
@@ -314,7 +315,7 @@ private:
     // session's runtime lane, every column an arg, "table" and the row id saying where they come from.
     void runtimeRows() {
         for (const RuntimeTable& t : runtimeTables()) {
-            m_reader.query(t.sql, [&](sqlite3_stmt* st) {
+            m_reader.query(t.sql, [&](const trace::Row& st) {
                 const std::int64_t session = trace::colInt(st, 0);
                 const std::int64_t tid = laneTid(session, t.lane);
                 const auto dur = trace::colDuration(st, 2);
@@ -326,22 +327,22 @@ private:
                 m_json.key("tid").value(tid).key("ts").number(micros(display(session, trace::colInt(st, 1))));
                 if (dur) m_json.key("dur").number(micros(*dur));
                 m_json.key("args").beginObject().key("table").value(t.table);
-                for (int c = 5; c < sqlite3_column_count(st); ++c) {
-                    const int type = sqlite3_column_type(st, c);
-                    if (type == SQLITE_NULL) continue;
-                    const std::string key = sqlite3_column_name(st, c);
+                for (int c = 5; c < st.columnCount(); ++c) {
+                    const trace::ColumnType type = st.type(c);
+                    if (type == trace::ColumnType::Null) continue;
+                    const std::string key(st.columnName(c));
                     m_json.key(key);
                     std::string_view enumType;
                     for (const auto& [k, e] : t.enums)
                         if (k == key) enumType = e;
-                    if (!enumType.empty() && type == SQLITE_INTEGER) {
+                    if (!enumType.empty() && type == trace::ColumnType::Integer) {
                         std::string_view n = trace::enumName(enumType, static_cast<int>(trace::colInt(st, c)));
                         if (n.empty()) m_json.value(trace::colInt(st, c));
                         else m_json.value(n);
-                    } else if (type == SQLITE_INTEGER) {
+                    } else if (type == trace::ColumnType::Integer) {
                         m_json.value(trace::colInt(st, c));
-                    } else if (type == SQLITE_FLOAT) {
-                        m_json.number(realLiteral(sqlite3_column_double(st, c)));
+                    } else if (type == trace::ColumnType::Real) {
+                        m_json.number(realLiteral(st.real(c)));
                     } else {
                         m_json.value(trace::colText(st, c));
                     }
@@ -365,13 +366,13 @@ private:
         m_reader.query("SELECT k.lookup_id, n.str, coalesce(v.str, d.str, '') FROM key_components k "
                        "JOIN strings n ON n.id = k.name_sid LEFT JOIN strings v ON v.id = k.value_sid "
                        "LEFT JOIN strings d ON d.id = k.digest_sid ORDER BY k.lookup_id, k.ordinal",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            keys[trace::colInt(st, 0)].emplace_back(trace::colText(st, 1), trace::colText(st, 2));
                        });
         m_reader.query(
             "SELECT id, session_id, track_id, ts_ns, coalesce(cache_sid, 0), program_sid, coalesce(handle_sid, 0), "
             "verdict, compile_ns, coalesce(fingerprint_sid, 0), step FROM cache_lookups ORDER BY session_id, ts_ns, id",
-            [&](sqlite3_stmt* st) {
+            [&](const trace::Row& st) {
                 const std::int64_t id = trace::colInt(st, 0), session = trace::colInt(st, 1);
                 const std::string verdict(trace::enumName("verdict", static_cast<int>(trace::colInt(st, 7))));
                 const std::string& program = m_reader.str(trace::colInt(st, 5));
@@ -394,7 +395,7 @@ private:
     void steps() {
         m_reader.query("SELECT session_id, track_id, ts_ns, step, epoch, coalesce(label_sid, 0) FROM steps "
                        "ORDER BY session_id, ts_ns, id",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            const std::int64_t session = trace::colInt(st, 0), step = trace::colInt(st, 3);
                            instantHead("step " + std::to_string(step), "step", session, trace::colOpt(st, 1),
                                        trace::colInt(st, 2));
@@ -424,7 +425,7 @@ public:
 TefExportCounts exportTef(const trace::TraceReader& reader, std::ostream& out) {
     Exporter e(reader, out);
     std::int64_t maxTrack = 0;
-    reader.query("SELECT coalesce(max(id), 0) FROM tracks", [&](sqlite3_stmt* st) { maxTrack = trace::colInt(st, 0); });
+    reader.query("SELECT coalesce(max(id), 0) FROM tracks", [&](const trace::Row& st) { maxTrack = trace::colInt(st, 0); });
     e.setFirstLaneTid(kSyntheticTid + maxTrack + 1);
     return e.run();
 }

@@ -4,9 +4,8 @@
 #include "core/engine/fix/runtime_fixes.h"
 #include "core/engine/fix/source_text.h"
 #include "core/trace/reader.h"
+#include "core/trace/table_readers.h"
 #include "core/util/units.h"
-
-#include <sqlite3.h>
 
 #include <fstream>
 #include <sstream>
@@ -71,17 +70,15 @@ SourceReader diskReader() {
 FixContext loadFixContext(const trace::TraceReader& reader, const std::string& baseDir, SourceReader read) {
     FixContext c;
     c.read = std::move(read);
-    reader.query("SELECT s.id, c.str FROM sessions s JOIN strings c ON c.id = s.cmdline_sid", [&](sqlite3_stmt* st) {
-        auto text = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
-        auto script = scriptOf(text ? text : "", baseDir);
-        if (!script.empty()) c.scripts[sqlite3_column_int64(st, 0)] = script;
-    });
+    for (const trace::StoredSession& s : trace::readSessions(reader)) {
+        auto script = scriptOf(s.cmdline, baseDir);
+        if (!script.empty()) c.scripts[s.id] = script;
+    }
     reader.query("SELECT n.str, s.dur_ns FROM spans s JOIN tracks t ON t.id = s.track_id JOIN strings tn ON tn.id = t.name_sid "
                  "JOIN strings n ON n.id = s.name_sid WHERE tn.str = 'julia compiles' AND s.category = " +
                      std::to_string(CS_CAT_COMPILE) + " ORDER BY s.start_ns, s.id",
-                 [&](sqlite3_stmt* st) {
-                     auto text = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-                     c.julia.push_back({text ? text : "", sqlite3_column_int64(st, 1)});
+                 [&](const trace::Row& st) {
+                     c.julia.push_back({st.text(0), st.integer(1)});
                  });
     return c;
 }

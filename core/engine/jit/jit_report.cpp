@@ -22,7 +22,7 @@ JitReport loadJitReport(const trace::TraceReader& reader, const CacheAnalysis* c
     const std::string tagged = "SELECT a.span_id FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = 'jit_event'";
     reader.query("SELECT s.id, t.session_id, s.start_ns, coalesce((SELECT str FROM strings WHERE id = s.name_sid), '') "
                  "FROM spans s JOIN tracks t ON t.id = s.track_id WHERE s.id IN (" + tagged + ") ORDER BY s.start_ns, s.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      JitEvent e;
                      e.spanId = trace::colInt(st, 0);
                      e.sessionId = trace::colInt(st, 1);
@@ -34,7 +34,7 @@ JitReport loadJitReport(const trace::TraceReader& reader, const CacheAnalysis* c
     if (!r.events.empty())
         reader.query("SELECT a.span_id, k.str, CAST(a.value AS TEXT) FROM span_args a JOIN strings k ON k.id = a.key_sid "
                      "WHERE a.span_id IN (" + tagged + ")",
-                     [&](sqlite3_stmt* st) {
+                     [&](const trace::Row& st) {
                          auto it = at.find(trace::colInt(st, 0));
                          if (it == at.end()) return;
                          auto& e = r.events[it->second];

@@ -8,8 +8,6 @@
 #include "core/trace/row.h"
 #include "core/util/saturating.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <tuple>
 #include <unordered_map>
@@ -29,21 +27,21 @@ InvalidationInput readInvalidationInput(const trace::TraceReader& reader) {
     // texts, and a per-row join would look each one up again.
     std::unordered_map<std::int64_t, std::string_view> texts;
     reader.query("SELECT id, str FROM strings WHERE id IN (SELECT DISTINCT text_sid FROM invalidation_items)",
-                 [&](sqlite3_stmt* st) { texts.emplace(trace::colInt(st, 0), in.keep(trace::colText(st, 1))); });
+                 [&](const trace::Row& st) { texts.emplace(trace::colInt(st, 0), in.keep(trace::colText(st, 1))); });
     reader.query("SELECT list, kind, text_sid FROM invalidation_items ORDER BY session_id, list, ordinal",
-                 [&](sqlite3_stmt* st) {
-                     int list = sqlite3_column_int(st, 0);
+                 [&](const trace::Row& st) {
+                     int list = static_cast<int>(st.integer(0));
                      auto it = texts.find(trace::colInt(st, 2));
                      std::string_view t = it == texts.end() ? std::string_view() : it->second;
-                     if (list == CS_INVLIST_METHODS) in.methodsList.push_back({sqlite3_column_int(st, 1), t});
-                     else if (list == CS_INVLIST_EDGES) in.edgesList.push_back({sqlite3_column_int(st, 1), t});
+                     if (list == CS_INVLIST_METHODS) in.methodsList.push_back({static_cast<int>(st.integer(1)), t});
+                     else if (list == CS_INVLIST_EDGES) in.edgesList.push_back({static_cast<int>(st.integer(1)), t});
                      else if (list == CS_INVLIST_PRINTED) in.printedTreeLines.emplace_back(t);
                  });
     // The collector records, for each invalidated instance, the Method it specializes.
     reader.query(
         "SELECT sig.str, m.str FROM methods x JOIN strings sig ON sig.id = x.signature_sid "
         "JOIN strings m ON m.id = x.method_sid WHERE sig.str LIKE 'MethodInstance for %'",
-        [&](sqlite3_stmt* st) { in.methodOfInstance.emplace_back(trace::colText(st, 0), trace::colText(st, 1)); });
+        [&](const trace::Row& st) { in.methodOfInstance.emplace_back(trace::colText(st, 0), trace::colText(st, 1)); });
     return in;
 }
 
@@ -55,7 +53,7 @@ std::vector<RecompileTiming> readRecompileTimings(const trace::TraceReader& read
         "JOIN span_args a ON a.span_id = s.id JOIN strings k ON k.id = a.key_sid "
         "WHERE s.category = " + std::to_string(CS_CAT_COMPILE) + " AND k.str = 'recompile' AND a.value = 1 "
         "AND s.dur_ns IS NOT NULL ORDER BY s.id",
-        [&](sqlite3_stmt* st) {
+        [&](const trace::Row& st) {
             out.push_back({trace::colText(st, 1), false, trace::colInt(st, 2), trace::colInt(st, 0)});
         });
     // @time_imports `__init__` rows: their recompile share (span arg init_recompile_ns when nested in
@@ -64,7 +62,7 @@ std::vector<RecompileTiming> readRecompileTimings(const trace::TraceReader& read
         "SELECT s.id, n.str, a.value FROM spans s JOIN strings n ON n.id = s.name_sid "
         "JOIN span_args a ON a.span_id = s.id JOIN strings k ON k.id = a.key_sid "
         "WHERE s.category = " + std::to_string(CS_CAT_INIT) + " AND k.str IN ('recompile_ns', 'init_recompile_ns') ORDER BY s.id",
-        [&](sqlite3_stmt* st) {
+        [&](const trace::Row& st) {
             out.push_back({trace::colText(st, 1), true, trace::colInt(st, 2), trace::colInt(st, 0)});
         });
     return out;

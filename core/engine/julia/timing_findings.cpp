@@ -6,7 +6,6 @@
 #include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +38,7 @@ JuliaTimingReport loadJuliaTiming(const trace::TraceReader& reader) {
     // The track first (a few rows): a trace without one, the common case, costs no scan of its spans.
     std::string tracks;
     reader.query("SELECT t.id FROM tracks t JOIN strings tn ON tn.id = t.name_sid WHERE tn.str = 'julia compiles'",
-                 [&](sqlite3_stmt* st) { tracks += (tracks.empty() ? "" : ",") + std::to_string(trace::colInt(st, 0)); });
+                 [&](const trace::Row& st) { tracks += (tracks.empty() ? "" : ",") + std::to_string(trace::colInt(st, 0)); });
     if (tracks.empty()) return r;
     const std::string julia = "FROM spans s JOIN tracks t ON t.id = s.track_id WHERE s.track_id IN (" + tracks + ")";
     struct Raw {
@@ -51,7 +50,7 @@ JuliaTimingReport loadJuliaTiming(const trace::TraceReader& reader) {
     std::unordered_map<std::int64_t, size_t> at;
     reader.query("SELECT s.id, t.session_id, s.start_ns, s.dur_ns, s.category, coalesce((SELECT str FROM strings "
                  "WHERE id = s.name_sid), '') " + julia + " ORDER BY s.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      Raw x;
                      x.row.spanId = trace::colInt(st, 0);
                      x.row.sessionId = trace::colInt(st, 1);
@@ -67,14 +66,14 @@ JuliaTimingReport loadJuliaTiming(const trace::TraceReader& reader) {
     reader.query("SELECT a.span_id, k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id IN "
                  "(SELECT s.id " + julia + ") AND k.str IN ('compile_ns', 'recompile_ns', 'recompile_pct', 'expr', 'run', "
                  "'recompile', 'workload', 'untimed')",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      auto it = at.find(trace::colInt(st, 0));
                      if (it == at.end()) return;
                      auto& row = raws[it->second].row;
                      const std::string key = trace::colText(st, 1);
                      if (key == "compile_ns") row.compileNs = std::max<std::int64_t>(trace::colInt(st, 2), 0);
                      else if (key == "recompile_ns") row.recompileNs = std::max<std::int64_t>(trace::colInt(st, 2), 0);
-                     else if (key == "recompile_pct") row.recompilePct = sqlite3_column_double(st, 2);
+                     else if (key == "recompile_pct") row.recompilePct = st.real(2);
                      else if (key == "expr") row.expr = trace::colText(st, 2);
                      else if (key == "run") row.run = trace::colInt(st, 2);
                      else if (key == "recompile") row.recompile = trace::colInt(st, 2) == 1;

@@ -1,7 +1,7 @@
 #include "core/engine/timeline/arg_search.h"
 
 #include "core/trace/reader.h"
-#include "core/trace/sqlite_util.h"
+#include "core/trace/row.h"
 #include "core/trace/trace_error.h"
 
 #include <cctype>
@@ -28,12 +28,12 @@ std::vector<ArgMatch> spansWithMatchingArgs(const trace::TraceReader& reader, st
                           : "SELECT a.span_id, k.str, CAST(a.value AS TEXT) FROM span_args a LEFT JOIN strings k ON k.id = a.key_sid "
                             "WHERE instr(lower(CAST(a.value AS TEXT)), ?1) > 0 ORDER BY a.span_id";
     try {
-        trace::Statement st(reader.db(), sql);
+        trace::Query st(reader, sql);
         st.bind(1, std::string_view(asciiLower(needle)));
         while (out.size() < limit && st.step()) {
-            const std::int64_t id = st.columnInt(0);
+            const std::int64_t id = st.row().integer(0);
             if (!out.empty() && out.back().spanId == id) continue;  // the first matching argument names the hit
-            out.push_back({id, st.columnText(1) + "=" + st.columnText(2)});
+            out.push_back({id, st.row().text(1) + "=" + st.row().text(2)});
         }
     } catch (const trace::TraceError&) {
         throw;

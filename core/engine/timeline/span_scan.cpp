@@ -1,10 +1,8 @@
 #include "core/engine/timeline/span_scan.h"
 
 #include "core/trace/reader.h"
-#include "core/trace/sqlite_util.h"
+#include "core/trace/row.h"
 #include "core/util/saturating.h"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <atomic>
@@ -91,8 +89,7 @@ struct ScanState {
 // gets less CPU (a busy machine) simply reads fewer of them, and each part stays nearly sorted.
 void readRanges(const trace::TraceReader& reader, ScanState& s, unsigned worker, std::int64_t lo, std::int64_t hi,
                 std::int64_t step, bool progress) {
-    trace::Statement st(reader.db(),
-                        "SELECT id, track_id, start_ns, dur_ns, category, name_sid FROM spans WHERE id BETWEEN ? AND ?");
+    trace::Query st(reader, "SELECT id, track_id, start_ns, dur_ns, category, name_sid FROM spans WHERE id BETWEEN ? AND ?");
     // Unsigned arithmetic: rowids of a hostile file may span the whole int64 range.
     const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
     const auto ustep = static_cast<std::uint64_t>(step);
@@ -105,23 +102,24 @@ void readRanges(const trace::TraceReader& reader, ScanState& s, unsigned worker,
         std::int64_t lastTrack = 0;
         std::size_t slot = s.trackIds.size();
         std::int64_t n = 0;
+        const trace::Row& row = st.row();
         while (st.step()) {
             if ((++n & 0xFFFF) == 0) {
                 s.check();
                 std::int64_t done = s.rows.fetch_add(0x10000) + 0x10000;
                 if (progress) s.control.report(static_cast<int>(std::min(80.0, 80.0 * static_cast<double>(done) / total)), "spans");
             }
-            std::int64_t track = st.columnInt(1);
+            std::int64_t track = row.integer(1);
             if (track != lastTrack || n == 1) slot = s.slotOf(track);
             lastTrack = track;
             if (slot == s.trackIds.size()) continue;  // a span of no listed track
             ScannedSpan r;
-            r.id = st.columnInt(0);
-            r.startNs = st.columnInt(2);
-            r.ended = !st.columnNull(3);
-            r.durNs = r.ended ? st.columnInt(3) : 0;
-            r.category = static_cast<std::int16_t>(std::clamp<std::int64_t>(st.columnInt(4), INT16_MIN, INT16_MAX));
-            r.name = static_cast<std::uint32_t>(st.columnInt(5));
+            r.id = row.integer(0);
+            r.startNs = row.integer(2);
+            r.ended = !row.isNull(3);
+            r.durNs = r.ended ? row.integer(3) : 0;
+            r.category = static_cast<std::int16_t>(std::clamp<std::int64_t>(row.integer(4), INT16_MIN, INT16_MAX));
+            r.name = static_cast<std::uint32_t>(row.integer(5));
             pushSorted(s.tracks[slot].parts[worker], r);
         }
     }
@@ -168,10 +166,10 @@ std::int64_t scanSpansByTrack(const trace::TraceReader& reader, const std::vecto
     std::int64_t lo = 0, hi = -1;
     // Two subqueries: SQLite answers a lone min() or max() of the rowid from the b-tree's ends, but
     // "min(id), max(id)" in one SELECT reads the whole table (1.8 s at 10M spans).
-    reader.query("SELECT (SELECT min(id) FROM spans), (SELECT max(id) FROM spans)", [&](sqlite3_stmt* st) {
-        if (sqlite3_column_type(st, 0) == SQLITE_NULL) return;
-        lo = sqlite3_column_int64(st, 0);
-        hi = sqlite3_column_int64(st, 1);
+    reader.query("SELECT (SELECT min(id) FROM spans), (SELECT max(id) FROM spans)", [&](const trace::Row& st) {
+        if (st.isNull(0)) return;
+        lo = st.integer(0);
+        hi = st.integer(1);
     });
     if (hi < lo) return 0;
     // Every worker reads on its own connection; the calling thread is worker 0 on `reader`.

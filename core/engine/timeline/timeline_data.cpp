@@ -5,9 +5,8 @@
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
+#include "core/trace/table_readers.h"
 #include "core/util/saturating.h"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <map>
@@ -53,11 +52,9 @@ std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionI
 
 namespace {
 
-bool isNull(sqlite3_stmt* st, int i) { return sqlite3_column_type(st, i) == SQLITE_NULL; }
-
-std::string trackName(int kind, sqlite3_stmt* st, const std::string& name) {
+std::string trackName(int kind, const trace::Row& st, const std::string& name) {
     if (!name.empty()) return name;
-    std::string id = isNull(st, 2) ? std::string("?") : std::to_string(trace::colInt(st, 2));
+    std::string id = st.isNull(2) ? std::string("?") : std::to_string(trace::colInt(st, 2));
     switch (kind) {
     case CS_TRACK_DEVICE: return "device " + id;
     case CS_TRACK_STREAM: return "stream " + id;
@@ -109,7 +106,7 @@ public:
         // A module load reads "warp.sim aaaaaaa (cached)": its identity is in the label (so a pasted
         // hash finds it), and compiled and cached loads take the compile and cache-load colours.
         each("SELECT id, session_id, start_ns, dur_ns, name_sid, hash_sid, result FROM module_loads WHERE start_ns IS NOT NULL",
-             [&](sqlite3_stmt* st) {
+             [&](const trace::Row& st) {
                  const int result = static_cast<int>(trace::colInt(st, 6));
                  const int category = result == CS_MODULE_COMPILED ? CS_CAT_COMPILE : result == CS_MODULE_CACHED ? CS_CAT_CACHE_LOAD
                                                                                                                   : CS_CAT_MODULE_LOAD;
@@ -117,34 +114,34 @@ public:
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)),
                          moduleLabel(trace::colInt(st, 4), trace::colInt(st, 5), result), category, trace::colInt(st, 0));
              });
-        each("SELECT id, session_id, start_ns, dur_ns, name_sid, api FROM cuda_programs", [&](sqlite3_stmt* st) {
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid, api FROM cuda_programs", [&](const trace::Row& st) {
             int cat = trace::colInt(st, 5) == CS_CUDA_NVJITLINK ? CS_CAT_LINK : CS_CAT_COMPILE;
             addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaPrograms, "NVRTC / nvJitLink"), trace::colInt(st, 2),
                     util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), cat, trace::colInt(st, 0));
         });
         each("SELECT id, session_id, start_ns, dur_ns, operation FROM cuda_jit WHERE start_ns IS NOT NULL",
-             [&](sqlite3_stmt* st) {
+             [&](const trace::Row& st) {
                  int cat = trace::colInt(st, 4) == CS_JIT_OP_COMPILE ? CS_CAT_COMPILE : CS_CAT_CACHE_LOAD;
                  addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaJit, "driver JIT"), trace::colInt(st, 2),
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), 0, cat, trace::colInt(st, 0));
              });
         m_control.report(88, "kernel launches");
-        each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM kernel_launches", [&](sqlite3_stmt* st) {
+        each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM kernel_launches", [&](const trace::Row& st) {
             addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::KernelLaunches, "kernel launches"), trace::colInt(st, 2),
                     util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_LAUNCH, trace::colInt(st, 0));
         });
         each("SELECT id, session_id, start_ns, dur_ns, phase_sid FROM phase_timings WHERE start_ns IS NOT NULL",
-             [&](sqlite3_stmt* st) {
+             [&](const trace::Row& st) {
                  addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::PhaseTimings, "compiler phases"), trace::colInt(st, 2),
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_PHASE, trace::colInt(st, 0));
              });
         m_control.report(91, "cache lookups");
-        each("SELECT id, session_id, ts_ns, program_sid, verdict FROM cache_lookups", [&](sqlite3_stmt* st) {
+        each("SELECT id, session_id, ts_ns, program_sid, verdict FROM cache_lookups", [&](const trace::Row& st) {
             marks(trace::colInt(st, 1)).lookups.add(util::satAdd(trace::colInt(st, 2), m_out.clocks.offsetOf(trace::colInt(st, 1))), static_cast<std::uint32_t>(trace::colInt(st, 3)),
                                           trace::colInt(st, 4) == CS_VERDICT_MISS, trace::colInt(st, 0));
         });
         loadLookupCompiles();
-        each("SELECT id, session_id, ts_ns, step FROM steps", [&](sqlite3_stmt* st) {
+        each("SELECT id, session_id, ts_ns, step FROM steps", [&](const trace::Row& st) {
             marks(trace::colInt(st, 1)).steps.add(util::satAdd(trace::colInt(st, 2), m_out.clocks.offsetOf(trace::colInt(st, 1))),
                                         static_cast<std::uint32_t>(std::max<std::int64_t>(0, trace::colInt(st, 3))), false,
                                         trace::colInt(st, 0));
@@ -164,7 +161,7 @@ public:
     // drawn, not only a tick. A span starting within one compile time either side covers it.
     void loadLookupCompiles() {
         each("SELECT l.id, l.session_id, l.ts_ns, l.compile_ns, l.program_sid FROM cache_lookups l" + lookupCompilesWhere(),
-             [&](sqlite3_stmt* st) {
+             [&](const trace::Row& st) {
                  addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::LookupCompiles, kLookupCompiles), trace::colInt(st, 2),
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_COMPILE, trace::colInt(st, 0));
              });
@@ -183,29 +180,29 @@ public:
             const std::string track = std::to_string(l.trackId);
             bool any = false;
             std::int64_t first = 0, last = 0;
-            each("SELECT start_ns FROM spans WHERE track_id = " + track + " ORDER BY start_ns LIMIT 1", [&](sqlite3_stmt* st) {
+            each("SELECT start_ns FROM spans WHERE track_id = " + track + " ORDER BY start_ns LIMIT 1", [&](const trace::Row& st) {
                 first = trace::colInt(st, 0);
                 any = true;
             });
             if (!any) continue;  // a thread with no spans: no lane, as in the full load
             each("SELECT start_ns, coalesce(dur_ns, 0) FROM spans WHERE track_id = " + track + " ORDER BY start_ns DESC LIMIT 1",
-                 [&](sqlite3_stmt* st) { last = util::satAdd(trace::colInt(st, 0), std::max<std::int64_t>(0, trace::colInt(st, 1))); });
+                 [&](const trace::Row& st) { last = util::satAdd(trace::colInt(st, 0), std::max<std::int64_t>(0, trace::colInt(st, 1))); });
             const std::int64_t off = m_out.clocks.offsetOf(l.sessionId);
             extend(util::satAdd(first, off), util::satAdd(std::max(first, last), off));
             spanSessions.insert(l.sessionId);
             kept.push_back(std::move(l));
         }
         m_out.lanes = std::move(kept);
-        auto count = [](sqlite3_stmt* st) { return static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 0))); };
+        auto count = [](const trace::Row& st) { return static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 0))); };
         if (spanSessions.size() == 1) {
             // The highest span id, one b-tree descent: the writer numbers rows from 1 without gaps, so
             // in a trace it wrote this is the count (count(*) steps through every index entry: 10 ms
             // a rank, the whole of an outline); in a file with gaps, an upper bound.
-            each("SELECT coalesce(max(id), 0) FROM spans", [&](sqlite3_stmt* st) { m_out.outlineEvents[*spanSessions.begin()] += count(st); });
+            each("SELECT coalesce(max(id), 0) FROM spans", [&](const trace::Row& st) { m_out.outlineEvents[*spanSessions.begin()] += count(st); });
         } else {
             for (const TimelineLane& l : m_out.lanes)
                 each("SELECT count(*) FROM spans WHERE track_id = " + std::to_string(l.trackId),
-                     [&](sqlite3_stmt* st) { m_out.outlineEvents[l.sessionId] += count(st); });
+                     [&](const trace::Row& st) { m_out.outlineEvents[l.sessionId] += count(st); });
         }
         m_control.report(60, "outline");
         // The rows run() draws from each runtime table (`where`), counted per session.
@@ -221,7 +218,7 @@ public:
             const std::string table = laneSourceTable(r.source);
             each("SELECT session_id, count(*), coalesce(min(start_ns), 0), coalesce(max(start_ns + coalesce(dur_ns, 0)), 0) FROM " +
                      table + r.where + " GROUP BY session_id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
                      runtimeLane(session, r.source, r.name);
                      m_out.outlineEvents[session] += static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
@@ -230,13 +227,13 @@ public:
         }
         each("SELECT l.session_id, count(*), min(l.ts_ns), max(l.ts_ns + l.compile_ns) FROM cache_lookups l" + lookupCompilesWhere() +
                  " GROUP BY l.session_id",
-             [&](sqlite3_stmt* st) {
+             [&](const trace::Row& st) {
                  const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
                  runtimeLane(session, LaneSource::LookupCompiles, kLookupCompiles);
                  m_out.outlineEvents[session] += static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
                  extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(trace::colInt(st, 3), off));
              });
-        each("SELECT session_id, count(*), min(ts_ns), max(ts_ns) FROM cache_lookups GROUP BY session_id", [&](sqlite3_stmt* st) {
+        each("SELECT session_id, count(*), min(ts_ns), max(ts_ns) FROM cache_lookups GROUP BY session_id", [&](const trace::Row& st) {
             const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
             const auto n = static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
             marks(session).outlineLookups = n;
@@ -251,8 +248,8 @@ public:
 
 private:
     std::unordered_map<std::string, std::int64_t> m_labels;  // synthetic labels (module loads)
-    void each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& fn) {
-        m_reader.query(sql, [&](sqlite3_stmt* st) {
+    void each(const std::string& sql, const std::function<void(const trace::Row&)>& fn) {
+        m_reader.query(sql, [&](const trace::Row& st) {
             fn(st);
             if ((++m_done & 0xFFFF) == 0) m_control.check();
         });
@@ -276,10 +273,10 @@ private:
         std::vector<std::int64_t> tracks;
         each("SELECT t.id FROM tracks t JOIN sessions se ON se.id = t.session_id JOIN strings r ON r.id = se.runtime_sid "
              "WHERE r.str = 'import:tef'",
-             [&](sqlite3_stmt* st) { tracks.push_back(trace::colInt(st, 0)); });
+             [&](const trace::Row& st) { tracks.push_back(trace::colInt(st, 0)); });
         for (std::int64_t track : tracks)
             each("SELECT s.id, s.detail_sid FROM spans s WHERE s.track_id = " + std::to_string(track) + " AND s.detail_sid IS NOT NULL",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      const std::int64_t sid = trace::colInt(st, 1);
                      if (sid <= 0 || static_cast<std::uint64_t>(sid) > m_out.strings.size()) return;  // no such string
                      m_out.detailSpans.push_back(trace::colInt(st, 0));
@@ -299,24 +296,20 @@ private:
     }
 
     void loadStrings() {
-        each("SELECT id, str FROM strings ORDER BY id", [&](sqlite3_stmt* st) {
-            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
-            int n = sqlite3_column_bytes(st, 1);
-            m_out.strings.setNext(trace::colInt(st, 0), text ? std::string_view(text, static_cast<std::size_t>(n)) : std::string_view());
+        each("SELECT id, str FROM strings ORDER BY id", [&](const trace::Row& st) {
+            m_out.strings.setNext(trace::colInt(st, 0), st.textView(1));
         });
         m_out.strings.shrink();
     }
     void loadSessions() {
         std::vector<std::int64_t> ids;
-        m_reader.query("SELECT s.id, s.end_ns, coalesce(c.str, ''), coalesce(r.str, '') FROM sessions s "
-                       "LEFT JOIN strings c ON c.id = s.clock_sid LEFT JOIN strings r ON r.id = s.runtime_sid ORDER BY s.id",
-                       [&](sqlite3_stmt* st) {
-                           ids.push_back(trace::colInt(st, 0));
-                           m_sessionEnd[trace::colInt(st, 0)] = isNull(st, 1) ? 0 : trace::colInt(st, 1);
-                           const TimeBase base = classifyTimeBase(trace::colText(st, 2), trace::colText(st, 3));
-                           if (isClocked(base)) m_clocked.insert(trace::colInt(st, 0));
-                           else if (base == TimeBase::Sequence) m_sequence.insert(trace::colInt(st, 0));
-                       });
+        for (const trace::StoredSession& s : trace::readSessions(m_reader)) {
+            ids.push_back(s.id);
+            m_sessionEnd[s.id] = s.endNs.value_or(0);
+            const TimeBase base = classifyTimeBase(s.clock, s.runtime);
+            if (isClocked(base)) m_clocked.insert(s.id);
+            else if (base == TimeBase::Sequence) m_sequence.insert(s.id);
+        }
         const auto labels = sessionLabels(m_reader);
         for (std::int64_t id : ids) {
             m_sessionLabel[id] = labels.at(id);
@@ -326,7 +319,7 @@ private:
     }
     void loadTracks() {
         m_reader.query("SELECT id, session_id, tid, kind, name_sid FROM tracks ORDER BY session_id, id",
-                       [&](sqlite3_stmt* st) {
+                       [&](const trace::Row& st) {
                            TimelineLane lane;
                            lane.sessionId = trace::colInt(st, 1);
                            lane.trackId = trace::colInt(st, 0);

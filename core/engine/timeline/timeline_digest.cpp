@@ -104,33 +104,33 @@ TimelineDigest digestTimeline(const trace::TraceReader& reader, const CompileSum
     LaneSet lanes(t, summary);
     reader.query("SELECT t.session_id, sp.category, sp.start_ns, coalesce(sp.dur_ns, 0) FROM spans sp "
                  "JOIN tracks t ON t.id = sp.track_id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      lanes.add(enumText("category", colInt(st, 1)) + " spans", colInt(st, 0), colInt(st, 2), colInt(st, 3));
                  });
     reader.query("SELECT session_id, result, start_ns, coalesce(dur_ns, 0) FROM module_loads WHERE start_ns IS NOT NULL",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      lanes.add("module loads: " + enumText("module_result", colInt(st, 1)), colInt(st, 0), colInt(st, 2),
                                colInt(st, 3));
                  });
-    reader.query("SELECT session_id, api, start_ns, coalesce(dur_ns, 0) FROM cuda_programs", [&](sqlite3_stmt* st) {
+    reader.query("SELECT session_id, api, start_ns, coalesce(dur_ns, 0) FROM cuda_programs", [&](const trace::Row& st) {
         lanes.add(enumText("cuda_api", colInt(st, 1)) + " programs", colInt(st, 0), colInt(st, 2), colInt(st, 3));
     });
     reader.query("SELECT session_id, operation, start_ns, coalesce(dur_ns, 0) FROM cuda_jit WHERE start_ns IS NOT NULL",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      lanes.add("driver JIT " + enumText("jit_operation", colInt(st, 1)), colInt(st, 0), colInt(st, 2),
                                colInt(st, 3));
                  });
-    reader.query("SELECT session_id, start_ns, coalesce(dur_ns, 0) FROM kernel_launches", [&](sqlite3_stmt* st) {
+    reader.query("SELECT session_id, start_ns, coalesce(dur_ns, 0) FROM kernel_launches", [&](const trace::Row& st) {
         lanes.add("kernel launches", colInt(st, 0), colInt(st, 1), colInt(st, 2));
     });
     reader.query("SELECT session_id, tool, start_ns, dur_ns FROM phase_timings WHERE start_ns IS NOT NULL "
                  "AND parent_id IS NULL",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      lanes.add(enumText("phase_tool", colInt(st, 1)) + " phases", colInt(st, 0), colInt(st, 2), colInt(st, 3));
                  });
     reader.query("SELECT session_id, ts_ns, coalesce(compile_ns, 0) FROM cache_lookups WHERE verdict = " +
                      std::to_string(CS_VERDICT_MISS),
-                 [&](sqlite3_stmt* st) { lanes.add("cache misses", colInt(st, 0), colInt(st, 1), colInt(st, 2), true); });
+                 [&](const trace::Row& st) { lanes.add("cache misses", colInt(st, 0), colInt(st, 1), colInt(st, 2), true); });
     return t;
 }
 

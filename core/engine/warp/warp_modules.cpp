@@ -7,7 +7,6 @@
 #include "core/util/utf8.h"
 
 #include <compilescope/trace_constants.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <set>
@@ -114,7 +113,7 @@ void addLoad(ModuleSummary& m, const ModuleLoad& l) {
 std::string stringIds(const trace::TraceReader& reader, const std::string& where) {
     std::string ids;
     reader.query("SELECT id FROM strings WHERE " + where,
-                 [&](sqlite3_stmt* st) { ids += (ids.empty() ? "" : ",") + std::to_string(trace::colInt(st, 0)); });
+                 [&](const trace::Row& st) { ids += (ids.empty() ? "" : ",") + std::to_string(trace::colInt(st, 0)); });
     return ids;
 }
 }  // namespace
@@ -169,7 +168,7 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                  "LEFT JOIN strings n ON n.id = m.name_sid LEFT JOIN strings h ON h.id = m.hash_sid "
                  "LEFT JOIN strings d ON d.id = m.device_sid "
                  "WHERE m.session_id IN (SELECT id FROM sessions) ORDER BY m.session_id, m.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      ModuleLoad l;
                      l.id = trace::colInt(st, 0);
                      l.sessionId = trace::colInt(st, 1);
@@ -187,12 +186,12 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                      byId[l.id] = loads.size();
                      loads.push_back(std::move(l));
                  });
-    reader.query("SELECT load_id, key_sid, value_sid FROM module_options", [&](sqlite3_stmt* st) {
+    reader.query("SELECT load_id, key_sid, value_sid FROM module_options", [&](const trace::Row& st) {
         auto it = byId.find(trace::colInt(st, 0));
         if (it == byId.end()) return;
         loads[it->second].options[reader.str(trace::colInt(st, 1))] = reader.str(trace::colInt(st, 2));
     });
-    reader.query("SELECT load_id, kernel_sid, digest_sid, generic_sid FROM module_kernels", [&](sqlite3_stmt* st) {
+    reader.query("SELECT load_id, kernel_sid, digest_sid, generic_sid FROM module_kernels", [&](const trace::Row& st) {
         auto it = byId.find(trace::colInt(st, 0));
         if (it == byId.end()) return;
         loads[it->second].kernels.push_back({reader.str(trace::colInt(st, 1)), reader.str(trace::colInt(st, 2)),
@@ -201,7 +200,7 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
     ModuleReport r = groupLoads(std::move(loads));
     reader.query("SELECT c.session_id, s.str, n.str, c.value FROM counters c JOIN strings s ON s.id = c.scope_sid "
                  "JOIN strings n ON n.id = c.name_sid WHERE s.str LIKE 'warp.%' ORDER BY c.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      r.counters[trace::colInt(st, 0)][trace::colText(st, 1) + "/" + trace::colText(st, 2)] = trace::colInt(st, 3);
                  });
     // Kernel lookup failures are kept by the log importer as launch spans named "Failed to find
@@ -213,7 +212,7 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
     reader.query("SELECT sp.id, t.session_id, n.str FROM spans sp JOIN tracks t ON t.id = sp.track_id "
                  "JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_LAUNCH) +
                      " AND sp.name_sid IN (" + failures + ") ORDER BY sp.id",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      std::string name = trace::colText(st, 2);
                      if (name.size() < 22) return;
                      r.lookupFailures.push_back({.spanId = trace::colInt(st, 0),
@@ -226,13 +225,13 @@ ModuleReport buildModuleReport(const trace::TraceReader& reader) {
                  "JOIN span_args a ON a.span_id = sp.id "
                  "JOIN strings k ON k.id = a.key_sid WHERE sp.category = " + std::to_string(CS_CAT_INIT) +
                      " AND sp.name_sid IN (" + banners + ") ORDER BY sp.id, a.rowid",
-                 [&](sqlite3_stmt* st) {
+                 [&](const trace::Row& st) {
                      r.banners[trace::colInt(st, 0)][trace::colText(st, 1)] = trace::colText(st, 2);
                  });
     for (auto& f : r.lookupFailures) {
         reader.query("SELECT k.str, a.value FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE a.span_id = " +
                          std::to_string(f.spanId),
-                     [&](sqlite3_stmt* st) {
+                     [&](const trace::Row& st) {
                          const std::string key = trace::colText(st, 0), value = trace::colText(st, 1);
                          if (key == "module") f.module = value;
                          else if (key == "kernel") f.kernel = value;
