@@ -105,6 +105,7 @@ std::vector<ImportedFile> importFiles(const ImportRequest& request, const Import
         ctx.forced = !request.forcedFormat.empty();
         ctx.baseNs = joined ? joinedEnd : 0;
         ImportSummary summary = imp->run(in, ctx);
+        summary.malformed += ctx.linesTooLong;  // counted in stats by ImportLines, not by the importer
         if (!summary.clock.empty()) {
             std::int64_t start = summary.startNs;
             if (joined) {  // a joined session starts with the earliest of its files

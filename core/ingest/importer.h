@@ -28,6 +28,9 @@ struct ImportContext {
     // Where a clock-less importer starts its synthetic clock: the end of the previous file when several
     // files are joined into one session (import --join-sessions), else 0.
     std::int64_t baseNs = 0;
+    // Lines longer than a line may be, counted and left out by ImportLines (import_lines.h); the
+    // import adds them to the summary's malformed count.
+    std::int64_t linesTooLong = 0;
 
     // Counts one unusable input record; `where` is a position ("line 12"), `why` the reason.
     void malformed(std::string_view where, std::string_view why, std::string_view source);

@@ -1,5 +1,6 @@
 #include "core/ingest/nvcc_time_importer.h"
 
+#include "core/ingest/import_lines.h"
 #include "core/formats/text_util.h"
 
 #include <cmath>
@@ -45,7 +46,8 @@ ImportSummary NvccTimeImporter::run(std::istream& in, ImportContext& ctx) const 
     Layout layout = Layout::Unknown;
     std::string line;
     std::int64_t lineNo = 0;
-    while (std::getline(in, line)) {
+    ImportLines lines(in, ctx, id());
+    while (lines.next(line)) {
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (trim(line).empty()) continue;

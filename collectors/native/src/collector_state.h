@@ -4,7 +4,7 @@
 // Why this shape: the public functions (events.cpp) must cost a few nanoseconds, so the state they
 // touch is one thread-local struct (buffer pointer + reentrancy flag) and one global flag read with a
 // relaxed load. Everything slow - creating a thread's buffer, interning strings, talking to the
-// recorder, fork handling - lives in collector.cpp and recorder_link.cpp, off the hot path.
+// recorder, fork handling - lives in collector.cpp, flusher.cpp and recorder_link.cpp, off the hot path.
 #pragma once
 
 #include "arena.h"
@@ -139,6 +139,24 @@ inline void countElsewhere(Global& g, int why, std::uint64_t n) {
 void warnOnce(const std::string& message);
 // Sends everything buffered so far to the recorder (flush lock taken inside).
 void flushAll();
+
+// flusher.cpp
+// The wire records of a string and a track definition, appended to `out`.
+void encodeString(std::vector<unsigned char>& out, std::uint32_t id, const std::string& s);
+void encodeTrack(std::vector<unsigned char>& out, std::uint32_t id, const TrackDef& t);
+// Connects to the recorder as a new session: HELLO, then the arena. Caller holds flushMutex.
+bool joinRecorder(Global& g, std::string& error);
+// A forked child joins the recording once it records: at its first event, before it can _exit().
+// Caller holds flushMutex.
+void joinIfPendingLocked(Global& g);
+// One pass over every ring; returns the event bytes it moved. Caller holds flushMutex.
+std::size_t flushLocked(Global& g);
+bool startFlusher(Global& g);
+void stopFlusherThread(Global& g);
+// Wakes the flusher now (a producer waiting for room).
+void wakeFlusher();
+// In a forked child: the flusher's wake-up mutex and condition variable, built afresh (fork()).
+void renewFlusherWake();
 
 // recorder_link.cpp
 int connectRecorder(const std::string& socketPath, std::string& error);

@@ -1,5 +1,6 @@
 #include "core/ingest/julia/julia_collector_importer.h"
 
+#include "core/ingest/import_lines.h"
 #include "core/ingest/julia/julia_timing_writer.h"
 #include "core/formats/text_util.h"
 #include "core/util/utf8.h"
@@ -67,7 +68,8 @@ ImportSummary JuliaCollectorImporter::run(std::istream& in, ImportContext& ctx) 
         ctx.malformed("line " + std::to_string(lineNo), why, id());
         ++summary.malformed;
     };
-    while (std::getline(in, line)) {
+    ImportLines lines(in, ctx, id());
+    while (lines.next(line)) {
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty()) continue;

@@ -1,5 +1,6 @@
 #include "core/ingest/julia/julia_timing_importer.h"
 
+#include "core/ingest/import_lines.h"
 #include "core/formats/julia_log_lines.h"
 #include "core/formats/julia_text.h"
 #include "core/ingest/julia/julia_timing_writer.h"
@@ -59,7 +60,8 @@ ImportSummary JuliaTimingImporter::run(std::istream& in, ImportContext& ctx) con
     JuliaTimingWriter timing(ctx);
     std::string line, firstUnused;
     std::int64_t lineNo = 0, unused = 0;
-    while (std::getline(in, line)) {
+    ImportLines lines(in, ctx, id());
+    while (lines.next(line)) {
         ++lineNo;
         std::string clean = stripAnsi(line);
         auto t = trim(clean);

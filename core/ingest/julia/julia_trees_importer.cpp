@@ -1,5 +1,6 @@
 #include "core/ingest/julia/julia_trees_importer.h"
 
+#include "core/ingest/import_lines.h"
 #include "core/formats/julia_log_lines.h"
 #include "core/formats/julia_text.h"
 #include "core/formats/text_util.h"
@@ -37,7 +38,8 @@ ImportSummary JuliaTreesImporter::run(std::istream& in, ImportContext& ctx) cons
     auto& w = ctx.writer;
     std::int64_t ordinal = 0, lineNo = 0, unused = 0;
     std::string line, firstUnused;
-    while (std::getline(in, line)) {
+    ImportLines lines(in, ctx, id());
+    while (lines.next(line)) {
         ++lineNo;
         std::string clean = stripAnsi(line);
         while (!clean.empty() && (clean.back() == '\r' || clean.back() == ' ')) clean.pop_back();

@@ -1,5 +1,6 @@
 #include "core/ingest/torch/torch_recompiles_importer.h"
 
+#include "core/ingest/import_lines.h"
 #include "core/formats/log_prefix.h"
 #include "core/formats/text_util.h"
 #include "core/formats/torch_recompile_lines.h"
@@ -306,7 +307,8 @@ ImportSummary TorchRecompilesImporter::run(std::istream& in, ImportContext& ctx)
     Reader reader(ctx);
     std::string line;
     std::int64_t lineNo = 0;
-    while (std::getline(in, line)) reader.line(line, ++lineNo);
+    ImportLines lines(in, ctx, id());
+    while (lines.next(line)) reader.line(line, ++lineNo);
     if (in.bad()) throw std::runtime_error(ctx.sourceName + ": read error");
     return reader.finish();
 }
