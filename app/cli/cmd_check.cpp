@@ -11,6 +11,7 @@
 #include "core/engine/error_verdict.h"
 #include "core/engine/rank_compare.h"
 #include "core/engine/session_labels.h"
+#include "core/engine/trace_figures.h"
 #include "core/engine/trace_analysis.h"
 #include "core/engine/warp/warp_verdict.h"
 #include "core/trace/reader.h"
@@ -27,14 +28,24 @@ void printIncomplete(std::ostream& out, const std::string& label, std::int64_t l
            "  the verdict below judges the rest of the run only and does not count\n";
 }
 
+// Warp's module loads replayed as its kernel cache, as explain, the Cache view and the Ranks view
+// count them: keyed figures (engine/trace_figures.h), so a Warp log's misses read the same everywhere.
+void printModuleCache(std::ostream& out, const engine::TraceFigures& f) {
+    if (!f.find("modules.cache.lookups")) return;
+    out << "  module loads (Warp's kernel cache, replayed): lookups " << engine::figureText(f, "modules.cache.lookups")
+        << ", misses " << engine::figureText(f, "modules.cache.misses.replayed") << ", hits "
+        << engine::figureText(f, "modules.cache.hits.replayed") << "\n";
+}
+
 // Without lookups: the counters' rules, or "not applicable".
-void printVerdict(std::ostream& out, const std::string& label, const engine::AcceptanceVerdict& v) {
+void printVerdict(std::ostream& out, const std::string& label, const engine::AcceptanceVerdict& v, const engine::TraceFigures& f) {
     if (v.state == engine::VerdictState::NotApplicable) {
         out << "check " << label << ": NOT APPLICABLE (" << v.source << ")\n";
         return;
     }
     out << "check " << label << ": " << (v.state == engine::VerdictState::Pass ? "PASS" : "FAIL") << "\n";
     out << "  judged by " << v.source << "\n";
+    printModuleCache(out, f);
     for (const auto& r : v.rules)
         out << "  " << (r.pass ? "pass " : "FAIL ") << r.rule << " (" << r.scope << "): " << r.detail << "\n";
 }
@@ -42,22 +53,25 @@ void printVerdict(std::ostream& out, const std::string& label, const engine::Acc
 // The replay's account, under the whole verdict: a trace that also loaded Warp modules is judged by
 // their rule too (warp_verdict.h), whose row follows the replay's failures, as are [error] findings
 // (error_verdict.h).
+// The counts are keyed figures (engine/trace_figures.h), as the GUI and the report show them.
 void printAcceptance(std::ostream& out, const std::string& label, const engine::CacheAnalysis& a,
-                     const engine::AcceptanceVerdict& verdict) {
+                     const engine::AcceptanceVerdict& verdict, const engine::TraceFigures& figures) {
     const auto& acc = a.acceptance;
+    const engine::TraceFigures& f = figures;
+    auto figure = [&figures](const char* key) { return engine::figureText(figures, key); };
     out << "check " << label << ": " << (verdict.passes() ? "PASS" : "FAIL") << "\n";
-    out << "  replay: lookups " << a.facts.lookups.size() << ", misses " << acc.counts.misses << ", hits "
-        << acc.counts.hits << ", entries " << acc.counts.entries;
-    if (acc.counts.loads) out << " (" << acc.counts.loads << " loaded from a persistent cache)";
+    out << "  replay: lookups " << figure("cache.lookups") << ", misses " << figure("cache.misses.replayed") << ", hits "
+        << figure("cache.hits.replayed") << ", entries " << figure("cache.entries");
+    if (f.find("cache.loads")) out << " (" << figure("cache.loads") << " loaded from a persistent cache)";
     out << "\n";
-    if (acc.lastRuntimeCounters) {
-        const auto& c = *acc.lastRuntimeCounters;
-        auto v = [](const std::optional<std::int64_t>& x) { return x ? std::to_string(*x) : std::string("-"); };
+    if (f.find("cache.counters.misses")) {
+        auto v = [&figures](const char* key) { return figures.find(key)->value ? engine::figureText(figures, key) : std::string("-"); };
         // cache_stats() is ReactantNitro's name for its counters; other runtimes read "cache counters".
         out << "  runtime " << (engine::usesReactantNitro(a.facts) ? "cache_stats()" : "cache counters") << ": hits "
-            << v(c.hits) << ", misses " << v(c.misses) << ", entries "
-            << v(c.entries) << "\n";
+            << v("cache.counters.hits") << ", misses " << v("cache.counters.misses") << ", entries "
+            << v("cache.counters.entries") << "\n";
     }
+    printModuleCache(out, f);
     out << "  programs:";
     for (const auto& p : acc.programs) out << " " << p.program << " " << p.compiles << "/" << p.lookups;
     out << " (compiles/lookups)\n";
@@ -76,7 +90,7 @@ void printAcceptance(std::ostream& out, const std::string& label, const engine::
     if (a.facts.linesOutOfOrder && !a.replay.disagreements.empty())
         out << "  note: the log's lines are out of time order; the runtime's own hit and miss lines are taken as "
                "printed (the replay in time order reads " << a.replay.disagreements.size() << " lookup(s) otherwise)\n";
-    for (const auto& f : acc.failures) out << "  FAIL " << f.rule << ": " << f.reason << "\n";
+    for (const auto& fail : acc.failures) out << "  FAIL " << fail.rule << ": " << fail.reason << "\n";
     for (const auto& r : verdict.rules)
         if (r.scope == engine::warp::kModuleRuleScope || r.scope == engine::kErrorFindingScope)
             out << "  " << (r.pass ? "pass " : "FAIL ") << r.rule << " (" << r.scope << "): " << r.detail << "\n";
@@ -129,11 +143,12 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
         printLossLine(io.out, a.losses);
         const std::int64_t leftOut = a.verdict.lookupsLeftOut;  // engine/cache/verdict.h
         if (leftOut > 0) printIncomplete(io.out, labels[i], leftOut);
+        const engine::TraceFigures figures = engine::traceFigures(a);
         if (a.cache && !a.cache->facts.empty()) {
-            printAcceptance(io.out, labels[i], *a.cache, a.verdict);
+            printAcceptance(io.out, labels[i], *a.cache, a.verdict, figures);
             anyLookups = true;
         } else {
-            printVerdict(io.out, labels[i], a.verdict);
+            printVerdict(io.out, labels[i], a.verdict, figures);
         }
         incomplete = incomplete || leftOut > 0;
         pass = pass && (a.verdict.passes() || leftOut > 0);  // a partial FAIL is no more trusted than a partial PASS

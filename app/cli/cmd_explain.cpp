@@ -4,6 +4,7 @@
 #include "loss_line.h"
 
 #include "core/engine/trace_analysis.h"
+#include "core/engine/trace_figures.h"
 #include "core/engine/warp/warp_cache_lookups.h"
 #include "core/util/units.h"
 
@@ -13,12 +14,14 @@
 namespace cs::cli {
 
 namespace {
-// One replayed cache: its misses with their causes, then its hits, guards and disagreements.
-void explainCache(const engine::CacheAnalysis* a, const std::string& title, const engine::jit::JitReport* jit,
-                  std::ostream& out) {
-    const auto& t = a->replay.total;
-    out << title << ": lookups " << a->facts.lookups.size() << ", misses " << t.misses << ", hits " << t.hits
-        << ", live entries " << t.entries << "\n";
+// One replayed cache: its counts (the keyed figures under `prefix`, engine/trace_figures.h, as check,
+// the GUI and the report give them), its misses with their causes, then its hits, guards and
+// disagreements.
+void explainCache(const engine::CacheAnalysis* a, const engine::TraceFigures& f, const std::string& prefix,
+                  const std::string& title, const engine::jit::JitReport* jit, std::ostream& out) {
+    auto figure = [&](const char* what) { return engine::figureText(f, prefix + what); };
+    out << title << ": lookups " << figure(".lookups") << ", misses " << figure(".misses.replayed") << ", hits "
+        << figure(".hits.replayed") << ", live entries " << figure(".entries") << "\n";
     const auto& facts = a->facts;
     std::int64_t session = -1;
     for (const auto& m : a->attribution.misses) {
@@ -88,15 +91,18 @@ int runExplain(const std::vector<std::string>& args, CommandIo& io) {
     auto analysis = engine::analyseTraceFile(args[0]);
     const std::string title = "explain " + traceLabel(args[0]);
     printLossLine(io.out, analysis->losses);
-    if (!analysis->cache && !analysis->moduleCache) {
-        io.out << title << ": lookups 0, misses 0, hits 0, live entries 0\nno cache lookups recorded\n";
+    const engine::TraceFigures figures = engine::traceFigures(*analysis);
+    // A cache without lookups has no keyed counts (trace_figures.h leaves them out): said in words.
+    const bool lookups = figures.find("cache.lookups"), modules = figures.find("modules.cache.lookups");
+    if (!lookups && !modules) {
+        io.out << title << ": no cache lookups recorded\n";
         return Exit::Ok;
     }
-    if (analysis->cache) explainCache(analysis->cache.get(), title, analysis->jit.get(), io.out);
+    if (lookups) explainCache(analysis->cache.get(), figures, "cache", title, analysis->jit.get(), io.out);
     // Warp module loads replay as their own persistent cache (warp_cache_lookups.h).
-    if (analysis->moduleCache)
-        explainCache(analysis->moduleCache.get(), title + ", Warp module loads (" + engine::warp::kWarpKernelCache + ")",
-                     nullptr, io.out);
+    if (modules)
+        explainCache(analysis->moduleCache.get(), figures, "modules.cache",
+                     title + ", Warp module loads (" + engine::warp::kWarpKernelCache + ")", nullptr, io.out);
     return Exit::Ok;
 }
 }  // namespace

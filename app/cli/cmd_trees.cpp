@@ -6,6 +6,7 @@
 #include "core/engine/julia/invalidation_load.h"
 #include "core/engine/julia/invalidation_printed.h"
 #include "core/engine/trace_analysis.h"
+#include "core/engine/trace_figures.h"
 
 #include <charconv>
 
@@ -62,6 +63,19 @@ int runTrees(const std::vector<std::string>& args, CommandIo& io) {
         return Exit::Ok;
     }
     engine::printTrees(io.out, *shown, options);
+    // Each tree's counts, the keyed figures (engine/trace_figures.h) the GUI and the report show: on
+    // stderr, as stdout stays SnoopCompile's text. Children and invalidated MethodInstances are two
+    // counts, labelled apart. A filter renumbers the trees, so only the whole forest gets them.
+    if (module.empty() && minChildren == 0) {
+        const engine::TraceFigures figures = engine::traceFigures(*analysis);
+        for (std::size_t i = 0; i < forest->trees.size(); ++i) {
+            const std::string key = engine::invalidationTreeKey(i);
+            io.err << "tree " << i + 1 << ": " << engine::figureText(figures, key + ".children") << " children, "
+                   << engine::figureText(figures, key + ".invalidated") << " invalidated MethodInstances";
+            if (forest->costJoined) io.err << ", " << engine::figureText(figures, key + ".recompile_ns") << " recompiling";
+            io.err << "\n";
+        }
+    }
     // What could not be read is said after the trees, on stderr, so stdout stays SnoopCompile's text.
     for (const auto& p : forest->problems) io.err << "note: " << p.what << " (" << p.items << " items)\n";
     return Exit::Ok;

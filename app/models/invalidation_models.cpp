@@ -6,7 +6,23 @@
 
 namespace cs::gui {
 
-std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::shared_ptr<const engine::InvalidationForest> forest) {
+namespace {
+// A root row's counts: the tree's keyed figures where the forest is the analysis's whole forest.
+void keyedCounts(InvalidationItem& root, const engine::TraceFigures* figures, std::size_t tree) {
+    if (!figures) return;
+    root.figureKey = engine::invalidationTreeKey(tree);
+    auto value = [&](const char* what, qlonglong fallback) {
+        const engine::Figure* f = figures->find(root.figureKey + what);
+        return f && f->value ? qlonglong(*f->value) : fallback;
+    };
+    root.children = value(".children", root.children);
+    root.invalidated = value(".invalidated", root.invalidated);
+    root.recompileNs = value(".recompile_ns", root.recompileNs);
+}
+}  // namespace
+
+std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::shared_ptr<const engine::InvalidationForest> forest,
+                                                                      const engine::TraceFigures* figures) {
     auto tree = std::make_shared<InvalidationTreeSnapshot>();
     tree->forest = forest;
     if (!forest) return tree;
@@ -28,7 +44,8 @@ std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::share
             for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back({*it, id});
         }
     };
-    for (const engine::MethodInvalidations& t : forest->trees) {
+    for (std::size_t ti = 0; ti < forest->trees.size(); ++ti) {
+        const engine::MethodInvalidations& t = forest->trees[ti];
         QString module = qs(t.module);
         QString method = t.methods.size() > 1 ? QStringList([&] {
                                                      QStringList l;
@@ -41,7 +58,9 @@ std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::share
         if (t.mtCacheCount > 0) label += QStringLiteral("  [%1 mt_cache]").arg(t.mtCacheCount);
         if (t.incomplete) label += QStringLiteral("  (log elided)");
         if (!t.note.empty()) label += QStringLiteral("  (%1)").arg(qs(t.note));
-        int root = tree->add({label, t.children, t.recompileNs, module, -1, t.invalidatedInstances});
+        InvalidationItem item{label, t.children, t.recompileNs, module, -1, t.invalidatedInstances, {}};
+        keyedCounts(item, figures, ti);
+        int root = tree->add(std::move(item));
         tree->itemOfTree.push_back(root);
         for (const engine::MtBackedge& e : t.mtBackedges) {
             // An edge row is a call signature, no method of its own: no module (not the inserting package's).

@@ -43,7 +43,10 @@ RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs, bool as
         if (a) {
             ranks.push_back(engine::rankTraceOf(d.label.toStdString(), a));
             row.compileNs = a->summary.compileNs;
-            row.misses = engine::rankMisses(ranks.back());
+            // The trace's one miss figure (engine/trace_figures.h, "misses"): Warp's compiled module
+            // loads count, as in check, explain and the Cache view (the lookups alone read 0 for Warp).
+            const engine::Figure* misses = d.analyses->figures ? d.analyses->figures->find("misses") : nullptr;
+            row.misses = misses ? misses->value : std::nullopt;
         } else {
             ++out->waiting;
         }
@@ -129,8 +132,11 @@ RanksModel* makeRanksModel(QObject* parent) {
           [](const RankRow& r) { return r.timesMedian ? QVariant(QString::number(*r.timesMedian, 'f', 2)) : QVariant(); },
           [](const RankRow& r) { return QVariant(r.timesMedian.value_or(0)); }, right, {},
           [](const RankRow& r) { return r.slow ? Tone::Bad : Tone::Neutral; }},
-         {QStringLiteral("Misses"), [](const RankRow& r) { return r.analysed ? QVariant(groupedCount(r.misses)) : QVariant(); },
-          [](const RankRow& r) { return QVariant(qlonglong(r.misses)); }, right},
+         {QStringLiteral("Misses"), [](const RankRow& r) { return r.misses ? QVariant(groupedCount(*r.misses)) : QVariant(); },
+          [](const RankRow& r) { return QVariant(qlonglong(r.misses.value_or(-1))); }, right,
+          [](const RankRow& r) {
+              return r.analysed && !r.misses ? QVariant(QStringLiteral("no cache lookups or module loads recorded")) : QVariant();
+          }},
          {QStringLiteral("Verdict"), [verdict](const RankRow& r) { return QVariant(verdict(r)); }, {}, Qt::AlignLeft | Qt::AlignVCenter, {},
           [](const RankRow& r) {
               return !r.analysed || !r.compared ? Tone::Neutral : r.slow || r.programsApart || r.stepsApart ? Tone::Bad : Tone::Good;

@@ -28,7 +28,7 @@ struct RankRow {
     bool analysed = false;
     std::int64_t compileNs = 0;
     std::optional<double> timesMedian;  // compile time / the median rank's (three ranks or more)
-    std::int64_t misses = 0;
+    std::optional<std::int64_t> misses;  // the trace's "misses" figure (trace_figures.h); unset: none recorded
     int programsApart = 0;  // divergent programs on which this rank is on the smaller side
     int stepsApart = 0;     // steps at which this rank is on the smaller side (missed, or hit)
     bool slow = false;

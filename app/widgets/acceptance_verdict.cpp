@@ -39,10 +39,12 @@ QString judgedVerdictHtml(const TraceDocument& doc) {
         return html;
     }
     const engine::AcceptanceResult& a = doc.analyses->cache->acceptance;
-    QString counts = QStringLiteral("%1 lookups, %2 misses, %3 entries")
-                         .arg(doc.analyses->cache->facts.lookups.size())
-                         .arg(a.counts.misses)
-                         .arg(a.counts.entries);
+    // The counts as keyed figures (engine/trace_figures.h), the texts check and the report give.
+    auto figure = [&doc](const char* key) {
+        return doc.analyses->figures ? qs(engine::figureText(*doc.analyses->figures, key)) : QStringLiteral("unknown");
+    };
+    QString counts = QStringLiteral("%1 lookups, %2 misses (replayed), %3 entries")
+                         .arg(figure("cache.lookups"), figure("cache.misses.replayed"), figure("cache.entries"));
     // A training run's program count says nothing about a Numba, JAX or PyTorch trace: left out there.
     QString expected = a.expected ? QStringLiteral("; expected programs %1 (%2)").arg(*a.expected).arg(qs(a.derived.basis).toHtmlEscaped())
                        : a.derived.applies ? QStringLiteral("; program count not judged (%1)").arg(qs(a.derived.basis).toHtmlEscaped())

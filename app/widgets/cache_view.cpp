@@ -19,14 +19,14 @@
 namespace cs::gui {
 
 namespace {
-// The Warp module cache in words, under the acceptance verdict (which it is no part of).
-QString moduleCacheHtml(const engine::CacheAnalysis* modules) {
-    if (!modules) return {};
-    const engine::ReplayCounts& t = modules->replay.total;
+// The Warp module cache in words, under the acceptance verdict (which it is no part of); its counts
+// are the keyed figures (engine/trace_figures.h) that check, explain and the report give.
+QString moduleCacheHtml(const engine::CacheAnalysis* modules, const engine::TraceFigures* figures) {
+    if (!modules || !figures) return {};
     return QStringLiteral("<br><b>Warp module loads</b> replayed as the kernel cache (key: module hash, device, "
                           "block_dim): %1 compiled = misses, %2 cached = hits.")
-        .arg(t.misses)
-        .arg(t.hits);
+        .arg(qs(engine::figureText(*figures, "modules.cache.misses.replayed")),
+             qs(engine::figureText(*figures, "modules.cache.hits.replayed")));
 }
 
 // First compiles and recompiles per program, in the order of the attribution, busiest first.
@@ -52,13 +52,14 @@ void missesPerProgram(const engine::CacheAnalysis& a, QStringList& labels, QVect
         again << counts[p].second;
     }
 }
-// The misses chart's sentence when it has no bar: no lookup at all, none missed, or misses without a step.
-QString noMissesText(const engine::CacheAnalysis* a, const engine::CacheAnalysis* modules, const engine::CompileSummary* s) {
-    const std::size_t lookups = (a ? a->facts.lookups.size() : 0) + (modules ? modules->facts.lookups.size() : 0);
-    if (lookups == 0) return lacksSentence(s, QStringLiteral("cache lookup"));
-    const std::size_t misses = (a ? a->attribution.misses.size() : 0) + (modules ? modules->attribution.misses.size() : 0);
-    if (misses == 0) return QStringLiteral("No miss: each of the %1 lookups hit the cache.").arg(lookups);
-    return QStringLiteral("%1 misses, none at a numbered step: the Lookups table below lists them.").arg(misses);
+// The misses chart's sentence when it has no bar: no lookup at all, none missed, or misses without a
+// step. The counts are the keyed "lookups" and "misses" (one definition per runtime, trace_figures.h).
+QString noMissesText(const engine::TraceFigures* figures, const engine::CompileSummary* s) {
+    const engine::Figure* lookups = figures ? figures->find("lookups") : nullptr;
+    const engine::Figure* misses = figures ? figures->find("misses") : nullptr;
+    if (!lookups || !misses) return lacksSentence(s, QStringLiteral("cache lookup"));
+    if (misses->value.value_or(0) == 0) return QStringLiteral("No miss: each of the %1 lookups hit the cache.").arg(qs(engine::figureText(*lookups)));
+    return QStringLiteral("%1 misses, none at a numbered step: the Lookups table below lists them.").arg(qs(engine::figureText(*misses)));
 }
 }  // namespace
 
@@ -113,9 +114,10 @@ CacheView::CacheView(QWidget* parent)
 void CacheView::setDocument(const TraceDocument& doc) {
     auto analysis = doc.analyses ? doc.analyses->cache : nullptr;
     auto modules = doc.analyses && doc.analyses->trace ? doc.analyses->trace->moduleCache : nullptr;
-    m_verdict->setText(acceptanceVerdictHtml(doc) + moduleCacheHtml(modules.get()));
+    const engine::TraceFigures* figures = doc.analyses ? doc.analyses->figures.get() : nullptr;
+    m_verdict->setText(acceptanceVerdictHtml(doc) + moduleCacheHtml(modules.get(), figures));
     m_lookupTable->setEmptyText(lacksSentence(doc.summary.get(), QStringLiteral("cache lookup")));
-    m_chart->setEmptyText(noMissesText(analysis.get(), modules.get(), doc.summary.get()));
+    m_chart->setEmptyText(noMissesText(figures, doc.summary.get()));
     if (analysis == m_analysis && modules == m_moduleCache && (analysis || modules)) return;
     m_analysis = analysis;
     m_moduleCache = modules;

@@ -50,6 +50,7 @@ void InvalidationsView::setDocument(const TraceDocument& doc) {
     auto forest = doc.analyses ? doc.analyses->invalidations : nullptr;
     m_table->setEmptyText(lacksSentence(doc.summary.get(), QStringLiteral("Julia invalidation"), QStringLiteral("Julia")) +
                           QStringLiteral(", or import SnoopCompile's printed trees: compilescope import trees.txt -o t.cstrace"));
+    m_figures = doc.analyses ? doc.analyses->figures : nullptr;
     if (forest == m_forest && m_tree) return;
     m_forest = forest;
     QSignalBlocker block(m_module);
@@ -67,7 +68,10 @@ void InvalidationsView::setDocument(const TraceDocument& doc) {
 void InvalidationsView::rebuild() {
     m_shown = m_forest;
     if (m_forest && m_module->currentIndex() > 0) m_shown = engine::filterTrees(*m_forest, m_module->currentText().toStdString(), 0);
-    m_tree = buildInvalidationTree(m_shown);
+    // The whole forest's rows and summary show its keyed figures (engine/trace_figures.h); a module's
+    // trees are a filter's own counts.
+    const engine::TraceFigures* figures = m_shown == m_forest ? m_figures.get() : nullptr;
+    m_tree = buildInvalidationTree(m_shown, figures);
     m_model->setTree(m_tree);
     m_icicle->setTree(m_tree);
     // Most children first: the trees worth reading come on top (SnoopCompile prints them last).
@@ -78,14 +82,31 @@ void InvalidationsView::rebuild() {
         m_summary->setText(QStringLiteral("No Julia invalidation log in this trace."));
         return;
     }
-    std::int64_t cost = 0;
-    for (const engine::MethodInvalidations& t : m_shown->trees) cost += t.recompileNs;
-    m_summary->setText(QStringLiteral("%1 from %2 log items%3%4")
-                           .arg(m_shown->trees.size() == 1 ? QStringLiteral("1 tree") : QStringLiteral("%1 trees").arg(m_shown->trees.size()))
-                           .arg(m_forest->items + m_forest->printedLines)
-                           .arg(m_forest->costJoined ? QStringLiteral(", %1 of recompilation joined").arg(durationText(cost))
-                                                     : QStringLiteral(", no compile timings to join"))
-                           .arg(m_forest->problems.empty() ? QString() : QStringLiteral(", %1 problem(s) reading the log").arg(m_forest->problems.size())));
+    m_summary->setText(forestSummary(*m_shown, *m_forest, figures));
+}
+
+// "2 trees (4 children, 7 invalidated MethodInstances) from 31 log items, 20.8 s of recompilation
+// joined": the whole forest's counts are its keyed figures; children and MethodInstances labelled apart.
+QString InvalidationsView::forestSummary(const engine::InvalidationForest& shown, const engine::InvalidationForest& all,
+                                         const engine::TraceFigures* figures) {
+    std::int64_t cost = 0, children = 0, invalidated = 0;
+    for (const engine::MethodInvalidations& t : shown.trees) {
+        cost += t.recompileNs;
+        children += t.children;
+        invalidated += t.invalidatedInstances;
+    }
+    auto text = [figures](const char* key, QString fallback) {
+        const engine::Figure* f = figures ? figures->find(key) : nullptr;
+        return f ? qs(engine::figureText(*f)) : fallback;
+    };
+    const QString trees = text("invalidations.trees", groupedCount(static_cast<std::int64_t>(shown.trees.size())));
+    return QStringLiteral("%1 %2 (%3 children, %4 invalidated MethodInstances) from %5 log items%6%7")
+        .arg(trees, shown.trees.size() == 1 ? QStringLiteral("tree") : QStringLiteral("trees"),
+             text("invalidations.children", groupedCount(children)), text("invalidations.invalidated", groupedCount(invalidated)),
+             text("invalidations.items", groupedCount(all.items + all.printedLines)))
+        .arg(all.costJoined ? QStringLiteral(", %1 of recompilation joined").arg(text("invalidations.recompile_ns", durationText(cost)))
+                            : QStringLiteral(", no compile timings to join"))
+        .arg(all.problems.empty() ? QString() : QStringLiteral(", %1 problem(s) reading the log").arg(text("invalidations.problems", groupedCount(static_cast<std::int64_t>(all.problems.size())))));
 }
 
 bool InvalidationsView::showPathTo(const QString& needle) {

@@ -33,6 +33,10 @@ public:
     bool showTree(std::size_t index);
     QString summary() const;
 
+    // The summary line: the whole forest's keyed figures (`figures`), or a module filter's own counts.
+    static QString forestSummary(const engine::InvalidationForest& shown, const engine::InvalidationForest& all,
+                                 const engine::TraceFigures* figures);
+
 private:
     void rebuild();
     InvalidationsModel* m_model;
@@ -43,6 +47,7 @@ private:
     QLabel* m_summary;
     std::shared_ptr<const engine::InvalidationForest> m_forest;
     std::shared_ptr<const engine::InvalidationForest> m_shown;
+    std::shared_ptr<const engine::TraceFigures> m_figures;  // the analysis's, for the whole forest
     std::shared_ptr<const InvalidationTreeSnapshot> m_tree;
 };
 

@@ -90,6 +90,10 @@ struct InvalidationNode {
     std::int64_t children = 0;
     std::optional<std::int64_t> costNs;
     std::vector<InvalidationNode> kids;
+    // A tree's root: its keys in TraceFigures ("invalidations.tree.2") and their texts, shown in place
+    // of children and cost, beside its invalidated MethodInstances (engine/trace_figures.h, issue 35).
+    std::string figureKey{};
+    std::string childrenText{}, invalidatedText{}, costText{};
 };
 
 struct Invalidations {

@@ -130,6 +130,11 @@ void collectInvalidations(const engine::TraceAnalysis& analysis, TraceReport& r)
     for (const auto* t : order) {
         if (inv.trees.size() >= kMaxListedRows || copy.exhausted()) break;
         inv.trees.push_back(copy.tree(*t));
+        InvalidationNode& root = inv.trees.back();
+        root.figureKey = engine::invalidationTreeKey(static_cast<std::size_t>(t - forest->trees.data()));
+        root.childrenText = engine::figureText(r.figures, root.figureKey + ".children");
+        root.invalidatedText = engine::figureText(r.figures, root.figureKey + ".invalidated");
+        root.costText = engine::figureText(r.figures, root.figureKey + ".recompile_ns");
     }
 }
 
@@ -148,8 +153,18 @@ void renderNode(HtmlBuilder& h, const InvalidationNode& n, int depth) {
     if (!leaf) h.open("summary");
     h.leaf("span", n.kind, {{"class", "kind"}});
     h.text(" ").open("code").shortText(n.label, 240).close();
-    if (n.children) h.leaf("span", std::to_string(n.children) + " children", {{"class", "children"}});
-    if (n.costNs) h.leaf("span", util::formatDuration(*n.costNs), {{"class", "cost"}});
+    if (!n.figureKey.empty()) {
+        // A tree's root: one number per count, each its keyed figure; children and invalidated
+        // MethodInstances labelled apart (docs/invalidations.md, "What is counted").
+        h.open("span", {{"class", "children"}}).leaf("span", n.childrenText, {{"data-figure", n.figureKey + ".children"}});
+        h.text(" children").close();
+        h.open("span", {{"class", "invalidated"}}).leaf("span", n.invalidatedText, {{"data-figure", n.figureKey + ".invalidated"}});
+        h.text(" invalidated MethodInstances").close();
+        if (n.costNs) h.leaf("span", n.costText, {{"class", "cost"}, {"data-figure", n.figureKey + ".recompile_ns"}});
+    } else {
+        if (n.children) h.leaf("span", std::to_string(n.children) + " children", {{"class", "children"}});
+        if (n.costNs) h.leaf("span", util::formatDuration(*n.costNs), {{"class", "cost"}});
+    }
     if (!leaf) {
         h.close();  // summary
         for (const auto& k : n.kids) renderNode(h, k, depth + 1);

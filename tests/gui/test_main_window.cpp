@@ -348,7 +348,7 @@ TEST_F(MainWindowTest, InvalidationsViewShowsTreesWithChildrenAndPathToAMethod) 
     ASSERT_EQ(m->rowCount(), 1);
     EXPECT_TRUE(m->index(0, 0).data().toString().startsWith(QStringLiteral("inserting show(io::IO"))) << m->index(0, 0).data().toString().toStdString();
     EXPECT_EQ(m->index(0, 1).data().toLongLong(), demo::kInvalidationChildren);
-    EXPECT_TRUE(v->summary().startsWith(QStringLiteral("1 tree from"))) << v->summary().toStdString();
+    EXPECT_TRUE(v->summary().startsWith(QStringLiteral("1 tree ("))) << v->summary().toStdString();
     ASSERT_TRUE(v->showPathTo(QStringLiteral("c111")));
     QModelIndex current = v->table()->view()->currentIndex();
     EXPECT_EQ(current.data().toString(), QStringLiteral("MethodInstance for c111()"));

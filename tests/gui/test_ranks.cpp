@@ -243,7 +243,7 @@ TEST(RanksView, ComparesTheRanksAsCheckDoesAndLeadsToTheEvidence) {
         EXPECT_NEAR(*row.timesMedian, slow ? 4.0 : 1.0, 0.01);
         EXPECT_EQ(row.programsApart, odd ? 1 : 0);
         EXPECT_EQ(row.stepsApart, odd ? 1 : 0);
-        EXPECT_EQ(row.misses, odd ? 2 : 1);
+        EXPECT_EQ(row.misses.value_or(-1), odd ? 2 : 1);
     }
     const QModelIndex verdict = view->model()->index(2, 4);
     EXPECT_TRUE(view->model()->data(verdict, Qt::DisplayRole).toString().contains(QStringLiteral("slow")));

@@ -113,9 +113,13 @@ TEST(Report, InvalidationTreeRootCarriesItsRecompileCost) {
     test::writeReportFixture(path);
     std::string html = reportOf({path});
     // The root: the inserted method, its children count and the recompilation it caused (the Enzyme.jl #776 case (docs/invalidations.md)).
+    // Each count is the tree's keyed figure (engine/trace_figures.h); children and invalidated
+    // MethodInstances are labelled apart (issue 35).
     EXPECT_NE(html.find("<span class=\"kind\">inserting</span> <code>show(io::IO, ::Type{&lt;:Tracker.TrackedReal}) "
-                        "@ Tracker lib.jl:96</code><span class=\"children\">2 children</span>"
-                        "<span class=\"cost\">1.80 s</span>"),
+                        "@ Tracker lib.jl:96</code><span class=\"children\"><span data-figure=\"invalidations.tree.1.children\">2</span>"
+                        " children</span><span class=\"invalidated\"><span data-figure=\"invalidations.tree.1.invalidated\">"),
+              std::string::npos);
+    EXPECT_NE(html.find(" invalidated MethodInstances</span><span class=\"cost\" data-figure=\"invalidations.tree.1.recompile_ns\">1.80 s</span>"),
               std::string::npos);
     EXPECT_NE(html.find("<code>superseding "), std::string::npos);
     EXPECT_NE(html.find("<code>MethodInstance for Enzyme.__init__()</code>"), std::string::npos);
