@@ -18,8 +18,12 @@ SearchModel* makeSearchModel(QObject* parent) {
          {QStringLiteral("Start (s)"),
           [](const SearchRow& r) { return QVariant(QString::number(static_cast<double>(r.item.startNs - r.originNs) / 1e9, 'f', 6)); },
           [](const SearchRow& r) { return QVariant(qlonglong(cs::util::satSub(r.item.startNs, r.originNs))); }, right},
-         {QStringLiteral("Duration"), [](const SearchRow& r) { return QVariant(durationText(cs::util::satSub(r.item.endNs, r.item.startNs))); },
-          [](const SearchRow& r) { return QVariant(qlonglong(cs::util::satSub(r.item.endNs, r.item.startNs))); }, right},
+         // "time not recorded" only where the tool printed no time; a printed 0.0 ms is 0 ns (issue 35).
+         {QStringLiteral("Duration"),
+          [](const SearchRow& r) {
+              return r.untimed ? QVariant(QStringLiteral("time not recorded")) : QVariant(durationText(cs::util::satSub(r.item.endNs, r.item.startNs)));
+          },
+          [](const SearchRow& r) { return QVariant(qlonglong(r.untimed ? -1 : cs::util::satSub(r.item.endNs, r.item.startNs))); }, right},
          {QStringLiteral("Lane"), [](const SearchRow& r) { return QVariant(r.lane); }},
          {QStringLiteral("Trace"), [](const SearchRow& r) { return QVariant(r.trace); }}},
         parent);
@@ -58,7 +62,7 @@ std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<Sear
                 if (const engine::ArgMatch* arg = argOf(args, h.item.rowId)) name += QStringLiteral(" [%1]").arg(qs(arg->text));
             }
             rows->push_back({static_cast<int>(s), traces[s].label, qs(lane.process) + QStringLiteral(" · ") + qs(lane.name),
-                             name, h.lane, h.item, d.minNs});
+                             name, h.lane, h.item, d.minNs, lane.source == engine::LaneSource::Spans && d.untimed(h.item.rowId)});
         }
     }
     return rows;

@@ -20,6 +20,7 @@ struct SearchRow {
     int lane_index = 0;
     engine::TimelineItem item;
     std::int64_t originNs = 0;  // the trace's first event, so times read as on the timeline
+    bool untimed = false;  // a span the tool printed no time for (TimelineData::untimedSpans): no duration
 };
 using SearchModel = LazyTableModel<SearchRow>;
 SearchModel* makeSearchModel(QObject* parent);

@@ -10,12 +10,15 @@
 #include "gui_test_util.h"
 
 #include "app/gui/main_window.h"
+#include "app/models/search_model.h"
 #include "app/widgets/overview_view.h"
 #include "cli_runner.h"
-#include "core/engine/trace_figures.h"
 #include "figure_surfaces.h"
+#include "core/engine/trace_figures.h"
 #include "core/ingest/import_files.h"
+#include "core/engine/timeline/timeline_data.h"
 #include "core/report/report.h"
+#include "core/trace/reader.h"
 #include "core/util/json_reader.h"
 #include "test_util.h"
 
@@ -107,10 +110,10 @@ std::map<std::string, std::pair<std::string, qlonglong>> fromGui(const std::stri
     for (int r = 0; r < m->rowCount(); ++r)
         out[m->index(r, 2).data().toString().toStdString()] = {m->index(r, 1).data().toString().toStdString(),
                                                                 m->index(r, 1).data(gui::SortRole).toLongLong()};
+    test::surfaces::expectGuiSurfaces(window, cli);
     return out;
 }
 
-    test::surfaces::expectGuiSurfaces(window, cli);
 void expectSameFigures(const FigureMap& cli, const FigureMap& report,
                        const std::map<std::string, std::pair<std::string, qlonglong>>& gui,
                        const std::vector<std::pair<std::string, std::string>>& shown) {
@@ -165,4 +168,28 @@ TEST(OneFigure, EveryKeyedFigureReadsTheSameInCliGuiAndReport) {
     }
     EXPECT_GT(traces, 60);
     EXPECT_GE(withErrors, 4);  // the demo and the three recompile-limit logs at least
+}
+
+// Search (issue 35): a compile the tool printed without a time reads "time not recorded", never
+// "0 ns"; one it printed as 0.0 ms reads "0 ns". The input is Julia's --trace-compile output as
+// printed (tests/data/julia/timing_mixed.txt: "#=    0.0 ms =# precompile(...show...)" and a bare
+// "precompile(Tuple{typeof(Main.f), Int64})").
+TEST(OneFigure, SearchSaysTimeNotRecordedOnlyWhereTheToolPrintedNoTime) {
+    test::TempDir dir;
+    const std::string trace = dir.file("timing.cstrace");
+    ingest::importFiles({.inputs = {std::string(COMPILESCOPE_SOURCE_DIR) + "/tests/data/julia/timing_mixed.txt"}, .output = trace,
+                         .forcedFormat = "", .overwrite = false});
+    auto reader = trace::TraceReader::open(trace);
+    auto timeline = std::make_shared<const engine::TimelineData>(engine::loadTimeline(*reader));
+    gui::SearchModel* model = gui::makeSearchModel(nullptr);
+    auto duration = [&](const QString& needle) {
+        model->setRows(gui::searchNames({{QStringLiteral("timing"), timeline, {}}}, needle));
+        EXPECT_EQ(model->rowCount(), 1) << needle.toStdString();
+        return model->rowCount() ? model->index(0, 3).data().toString() : QString();
+    };
+    EXPECT_EQ(duration(QStringLiteral("typeof(Main.f)")), QStringLiteral("time not recorded"));
+    EXPECT_EQ(duration(QStringLiteral("typeof(Main.g)")), QStringLiteral("time not recorded"));
+    EXPECT_EQ(duration(QStringLiteral("Base.IOContext{Base.TTY}, Type")), QStringLiteral("0 ns"));
+    EXPECT_EQ(duration(QStringLiteral("typeof(Base.rand)")), QStringLiteral("39.1 ms"));
+    delete model;
 }

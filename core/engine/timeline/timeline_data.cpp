@@ -32,6 +32,7 @@ const char* laneSourceTable(LaneSource s) {
 std::size_t TimelineData::allocatedBytes() const {
     std::size_t bytes = strings.allocatedBytes() + lanes.capacity() * sizeof(TimelineLane) +
                         detailSpans.capacity() * sizeof(std::int64_t) + detailStrings.capacity() * sizeof(std::uint32_t) +
+                        untimedSpans.capacity() * sizeof(std::int64_t) +
                         marks.capacity() * sizeof(SessionMarks);
     for (const TimelineLane& l : lanes) bytes += l.spans.allocatedBytes() + l.process.capacity() + l.name.capacity();
     for (const SessionMarks& m : marks) bytes += m.lookups.allocatedBytes() + m.steps.allocatedBytes();
@@ -43,6 +44,8 @@ std::uint32_t TimelineData::detailOf(std::int64_t spanId) const {
     if (it == detailSpans.end() || *it != spanId) return 0;
     return detailStrings[static_cast<std::size_t>(it - detailSpans.begin())];
 }
+
+bool TimelineData::untimed(std::int64_t spanId) const { return std::binary_search(untimedSpans.begin(), untimedSpans.end(), spanId); }
 
 std::string sessionLabel(const trace::TraceReader& reader, std::int64_t sessionId) {
     auto labels = sessionLabels(reader);
@@ -92,6 +95,7 @@ public:
         }
         LoadControl scanControl{.progress = [&](int p, std::string_view stage) { m_control.report(5 + p * 80 / 100, stage); },
                                 .cancel = m_control.cancel};
+        std::vector<std::vector<std::int64_t>> neverEnded(trackIds.size());  // per track: its own scan thread's
         scanSpansByTrack(m_reader, trackIds, scanControl, [&](std::size_t t, const TrackSpans& spans) {
             const std::int64_t sessionEnd = endOfSession[t], off = offsetOf[t];
             m_out.lanes[t].spans.buildSorted([&](const auto& f) {
@@ -101,7 +105,11 @@ public:
                       static_cast<std::uint8_t>(std::clamp<std::int16_t>(sp.category, 0, 255)), sp.id);
                 });
             });
+            spans.forEach([&](const ScannedSpan& sp) {
+                if (!sp.ended) neverEnded[t].push_back(sp.id);
+            });
         }, keep);
+        loadUntimed(neverEnded);
         m_control.report(85, "module loads");
         // A module load reads "warp.sim aaaaaaa (cached)": its identity is in the label (so a pasted
         // hash finds it), and compiled and cached loads take the compile and cache-load colours.
@@ -264,6 +272,17 @@ private:
         auto [it, added] = m_labels.try_emplace(label, static_cast<std::int64_t>(m_out.strings.size()) + 1);
         if (added) m_out.strings.setNext(it->second, label);
         return it->second;
+    }
+
+    // The spans without a time (TimelineData::untimedSpans): those that never ended, and those whose
+    // importer marked the tool's line as printed without one (span arg "untimed").
+    void loadUntimed(const std::vector<std::vector<std::int64_t>>& neverEnded) {
+        std::vector<std::int64_t>& out = m_out.untimedSpans;
+        for (const auto& ids : neverEnded) out.insert(out.end(), ids.begin(), ids.end());
+        each("SELECT a.span_id FROM span_args a JOIN strings k ON k.id = a.key_sid WHERE k.str = 'untimed'",
+             [&](const auto& st) { out.push_back(trace::colInt(st, 0)); });
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
     }
 
     void loadDetails() {

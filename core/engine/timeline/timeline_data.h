@@ -72,6 +72,11 @@ struct TimelineData {
     // of millions of spans pays nothing.
     std::vector<std::int64_t> detailSpans;
     std::vector<std::uint32_t> detailStrings;
+    // Spans without a time, ids ascending: the tool printed none (a --trace-compile statement without
+    // timing, a TORCH_LOGS recompile: span arg "untimed") or the span never ended. Search says "time
+    // not recorded" for them, never "0 ns", and only for them: a 0.0 ms statement is 0 ns (issue 35).
+    std::vector<std::int64_t> untimedSpans;
+    bool untimed(std::int64_t spanId) const;
     // An outline (loadTimelineOutline): sessions and lanes, and how many events each session holds
     // (spans, runtime rows, lookups), none read.
     bool outline = false;
