@@ -50,9 +50,8 @@ set(_test_layer_dirs util trace ingest engine report cli collector gui)
 # them onto their layer (a trace built with the writer, the binary run as a process: cli_process.h)
 # is what remains of issue 38's "each test executable links only its layer".
 set(_tests_end_to_end
-  tests/engine/test_accounting.cpp tests/engine/test_device_link.cpp tests/engine/test_golden.cpp
-  tests/engine/test_replay.cpp tests/engine/test_warp_cache_lookups.cpp tests/engine/test_warp_diagnosis.cpp
-  tests/engine/test_warp_real_logs.cpp
+  tests/engine/test_accounting.cpp tests/engine/test_device_link.cpp
+  tests/engine/test_warp_cache_lookups.cpp tests/engine/test_warp_diagnosis.cpp tests/engine/test_warp_real_logs.cpp
   tests/ingest/test_jsonl_export.cpp tests/ingest/test_tef_export.cpp  # the engine's exports, tested on imports
   tests/trace/test_pyramid.cpp)  # reads its pyramid back through the engine's view
 # Tests that write raw SQLite themselves, so they may include sqlite3.h: the trace layer's own tests

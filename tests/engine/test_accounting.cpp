@@ -1,7 +1,7 @@
 // Compile accounting and time bases (docs/accounting.md), as every view reads them from the one
 // analysis: a log without timestamps has no share of wall time, a merged trace spans its clocked
 // work, an import-only trace has nothing to judge, and a time trace's phases reach the report.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "core/engine/trace_analysis.h"
 #include "core/ingest/import_files.h"
 #include "core/report/report.h"
@@ -41,7 +41,7 @@ TEST(Accounting, WarpLogIsSequenceOnlyWithNoShareOfWallTime) {
     for (const auto& m : a->modules->modules)
         for (const auto& l : m.loads) (l.result == CS_MODULE_CACHED ? cachedNs : compiledNs) += l.durNs.value_or(0);
     EXPECT_EQ(s.cacheLoadNs, cachedNs);
-    auto info = test::runCli({"info", path});
+    auto info = test::process::runCli({"info", path});
     EXPECT_NE(info.out.find("no wall clock"), std::string::npos) << info.out;
     EXPECT_EQ(info.out.find("% of the clocked wall time"), std::string::npos) << info.out;
 }
@@ -67,7 +67,7 @@ TEST(Accounting, MergedTraceSpansItsClockedWork) {
 TEST(Accounting, CheckOnAnImportOnlyTraceIsNotApplicable) {
     test::TempDir dir;
     auto path = import(dir, {demoSource("julia-enzyme.txt")}, "julia-enzyme.txt.cstrace");
-    auto r = test::runCli({"check", path});
+    auto r = test::process::runCli({"check", path});
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("NOT APPLICABLE"), std::string::npos) << r.out;
     EXPECT_EQ(engine::analyseTraceFile(path)->verdict.state, engine::VerdictState::NotApplicable);
@@ -78,7 +78,7 @@ TEST(Accounting, CheckOnAnImportOnlyTraceIsNotApplicable) {
 TEST(Accounting, CheckOnAWarpLogJudgesModuleHashes) {
     test::TempDir dir;
     auto path = import(dir, {demoSource("warp-verbose.log")}, "warp-verbose.log.cstrace");
-    auto r = test::runCli({"check", path});
+    auto r = test::process::runCli({"check", path});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("FAIL one compiled hash per module (Warp modules): app.filters compiled under 2 hashes on cuda:0"),
               std::string::npos)
@@ -117,7 +117,7 @@ TEST(UserLanguage, NoSeedInTheDemosOutputs) {
                                                            {"modules", demo},  {"explain", demo}, {"trees", demo},
                                                            {"--help"},         {"check", "--help"}, {"modules", "--help"},
                                                            {"compare", "--help"}, {"report", "--help"}}) {
-        auto r = test::runCli(args);
+        auto r = test::process::runCli(args);
         all += r.out + r.err;
     }
     std::ostringstream out;
@@ -132,7 +132,7 @@ TEST(UserLanguage, NoSeedInTheDemosOutputs) {
 // A trace with both program-cache lookups and Warp module loads (the demo) is judged by both: check
 // prints the replay's account and then the Warp rule's row, under a FAIL header either can cause.
 TEST(Accounting, CheckOnLookupsAndModulesShowsTheWarpRuleToo) {
-    auto r = test::runCli({"check", test::sourceDir() + "/resources/demo/demo.cstrace"});
+    auto r = test::process::runCli({"check", test::sourceDir() + "/resources/demo/demo.cstrace"});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_EQ(r.out.rfind("check demo.cstrace: FAIL\n", 0), 0u) << r.out;
     EXPECT_NE(r.out.find("  replay: lookups "), std::string::npos) << r.out;

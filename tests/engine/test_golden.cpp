@@ -1,11 +1,11 @@
 // Golden tests of the cache engine: one scenario per outcome sentence of the ReactantNitro guide (docs/cache-replay.md).
 //
 // Each tests/engine/scenarios/NAME.scn is built into real .cstrace files (scenario.h), every `run:`
-// line is run through the CLI in-process, and the transcript is compared with
+// line is run through the CLI (as a process, cli_process.h), and the transcript is compared with
 // tests/engine/golden/NAME.expected. On a mismatch the test prints `diff -u` and writes NAME.actual
 // beside the expected file (gitignored). COMPILESCOPE_UPDATE_GOLDEN=1 rewrites the expected files;
 // review every change with git diff before committing it.
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "engine/scenario.h"
 #include "test_util.h"
 
@@ -52,7 +52,7 @@ std::string runAll(const std::vector<std::string>& runs, const std::vector<std::
             args.push_back(p);
             shown += " " + fs::path(p).filename().string();
         }
-        auto r = cs::test::runCli(args);
+        auto r = cs::test::process::runCli(args);
         text += shown + "\n" + r.out;
         if (!r.err.empty()) text += "[stderr]\n" + r.err;
         text += "[exit " + std::to_string(r.status) + "]\n\n";

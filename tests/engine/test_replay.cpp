@@ -1,7 +1,7 @@
 // The cache engine below the goldens: exit codes of `check`, byte-identical results, and rules the
 // goldens do not pin down (world ordering of poisoning, the memoized scan, the nearest entry, the
 // expected-count arithmetic, what-if figures, rank divergence, findings --json).
-#include "cli_runner.h"
+#include "cli_process.h"
 #include "engine/scenario.h"
 #include "test_util.h"
 
@@ -19,7 +19,7 @@
 
 #include <filesystem>
 
-using cs::test::runCli;
+using cs::test::process::runCli;  // the CLI as a process: this test links the engine
 
 namespace {
 
