@@ -67,6 +67,17 @@ set(_raw_sqlite_dirs tests/trace tests/hardening tests/fuzz)
 
 set(_errors "")
 
+# The trace layer's headers that include sqlite3.h themselves (sqlite_util.h, ...): including one of
+# them is including sqlite3.h.
+set(_sqlite_headers "")
+file(GLOB _trace_headers RELATIVE ${ROOT} ${ROOT}/core/trace/*.h)
+foreach(_h ${_trace_headers})
+  file(STRINGS ${ROOT}/${_h} _s REGEX "^[ \t]*#[ \t]*include[ \t]*<sqlite3\\.h>")
+  if(_s)
+    list(APPEND _sqlite_headers "${_h}")
+  endif()
+endforeach()
+
 # The layer an include names ("" when it names none): core/<l>/..., app/<part>/..., or a test helper.
 function(_layer_of path out)
   set(_l "")
@@ -90,6 +101,10 @@ function(_check_file f allowed what raw_sqlite qt_ok)
       if(_path MATCHES "(^|/)\\.\\./")
         string(APPEND _err "  ${f}: include \"${_path}\" by its path from the source root, not by ../\n")
         continue()
+      endif()
+      list(FIND _sqlite_headers "${_path}" _sq)
+      if(NOT _sq EQUAL -1 AND NOT raw_sqlite)
+        string(APPEND _err "  ${f}: ${what} may not include ${_path}, which includes sqlite3.h\n")
       endif()
       _layer_of("${_path}" _target)
       if(_target STREQUAL "")

@@ -29,6 +29,9 @@ expect_fail "SQL in the report" "core/report/report.cpp: the report holds no SQL
 printf '#include <sqlite3.h>\n' >> "$tmp/core/engine/finding.cpp"
 expect_fail "sqlite3.h in the engine" "core/engine/finding.cpp: core/engine may not include sqlite3.h"
 
+printf '#include "core/trace/sqlite_util.h"\n' >> "$tmp/core/engine/finding.cpp"
+expect_fail "a trace header holding sqlite3.h in the engine" "core/engine/finding.cpp: core/engine may not include core/trace/sqlite_util.h, which includes sqlite3.h"
+
 printf '#include <sqlite3.h>\n' >> "$tmp/app/cli/cmd_sql.cpp"
 expect_fail "sqlite3.h in the CLI" "app/cli/cmd_sql.cpp: app/cli may not include sqlite3.h"
 
