@@ -6,6 +6,7 @@
 #include <compilescope/trace_constants.h>
 
 #include <algorithm>
+#include <map>
 #include <cstdint>
 
 namespace cs::gui {
@@ -74,10 +75,18 @@ SearchTotalsModel* makeSearchTotalsModel(QObject* parent) {
     return new SearchTotalsModel(
         {{QStringLiteral("Name"), [](const R& r) { return QVariant(r.name); }},
          {QStringLiteral("Count"), [](const R& r) { return QVariant(r.count); }, {}, right},
-         {QStringLiteral("Total"), [](const R& r) { return QVariant(durationText(r.totalNs)); }, [](const R& r) { return QVariant(r.totalNs); },
-          right},
-         {QStringLiteral("Longest"), [](const R& r) { return QVariant(durationText(r.maxNs)); }, [](const R& r) { return QVariant(r.maxNs); },
-          right},
+         // Items without a time are counted, never summed as 0 ns: all of them untimed reads "time not
+         // recorded"; some, the timed total and how many are not in it (issue 35).
+         {QStringLiteral("Total"),
+          [](const R& r) {
+              if (r.untimed >= r.count) return QVariant(QStringLiteral("time not recorded"));
+              return QVariant(r.untimed ? QStringLiteral("%1 (+%2 with time not recorded)").arg(durationText(r.totalNs)).arg(r.untimed)
+                                        : durationText(r.totalNs));
+          },
+          [](const R& r) { return QVariant(r.untimed >= r.count ? qlonglong(-1) : r.totalNs); }, right},
+         {QStringLiteral("Longest"),
+          [](const R& r) { return r.untimed >= r.count ? QVariant(QStringLiteral("time not recorded")) : QVariant(durationText(r.maxNs)); },
+          [](const R& r) { return QVariant(r.untimed >= r.count ? qlonglong(-1) : r.maxNs); }, right},
          {QStringLiteral("Category"), [](const R& r) { return QVariant(r.category); }},
          {QStringLiteral("Trace"), [](const R& r) { return QVariant(r.trace); }}},
         parent);
@@ -86,12 +95,27 @@ SearchTotalsModel* makeSearchTotalsModel(QObject* parent) {
 std::shared_ptr<const std::vector<SearchTotalRow>> searchTotals(const std::vector<SearchInput>& traces, const std::vector<SearchRow>& rows) {
     auto out = std::make_shared<std::vector<SearchTotalRow>>();
     std::vector<std::vector<engine::SearchHit>> hits(traces.size());
-    for (const SearchRow& r : rows)
-        if (r.source >= 0 && static_cast<std::size_t>(r.source) < traces.size()) hits[static_cast<std::size_t>(r.source)].push_back({r.lane_index, r.item});
+    std::vector<std::map<std::uint32_t, qlonglong>> untimed(traces.size());  // per trace: name -> items without a time
+    for (const SearchRow& r : rows) {
+        if (r.source < 0 || static_cast<std::size_t>(r.source) >= traces.size()) continue;
+        if (r.untimed) ++untimed[static_cast<std::size_t>(r.source)][r.item.name];
+        else hits[static_cast<std::size_t>(r.source)].push_back({r.lane_index, r.item});
+    }
     for (std::size_t s = 0; s < traces.size(); ++s) {
         const engine::TimelineData& d = *traces[s].timeline;
-        for (const engine::NameTotals& n : engine::totalsByName(hits[s]))
-            out->push_back({traces[s].label, qs(d.str(n.name)), categoryName(n.category), n.count, n.totalNs, n.maxNs});
+        for (const engine::NameTotals& n : engine::totalsByName(hits[s])) {
+            auto u = untimed[s].find(n.name);
+            const qlonglong notTimed = u == untimed[s].end() ? 0 : u->second;
+            if (u != untimed[s].end()) untimed[s].erase(u);
+            out->push_back({traces[s].label, qs(d.str(n.name)), categoryName(n.category), n.count + notTimed, n.totalNs, n.maxNs, notTimed});
+        }
+        // Names whose every item is untimed: counted, with no time.
+        for (const auto& [name, count] : untimed[s]) {
+            const auto r = std::find_if(rows.begin(), rows.end(), [source = static_cast<int>(s), id = name](const SearchRow& x) {
+                return x.untimed && x.source == source && x.item.name == id;
+            });
+            out->push_back({traces[s].label, qs(d.str(name)), r == rows.end() ? QString() : categoryName(r->item.category), count, 0, 0, count});
+        }
     }
     return out;
 }

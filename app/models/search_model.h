@@ -40,6 +40,7 @@ std::shared_ptr<const std::vector<SearchRow>> searchNames(const std::vector<Sear
 struct SearchTotalRow {
     QString trace, name, category;
     qlonglong count = 0, totalNs = 0, maxNs = 0;
+    qlonglong untimed = 0;  // of `count`, items the tool printed no time for: not in the total
 };
 using SearchTotalsModel = TableModel<SearchTotalRow>;
 SearchTotalsModel* makeSearchTotalsModel(QObject* parent);

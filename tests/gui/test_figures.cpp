@@ -193,3 +193,31 @@ TEST(OneFigure, SearchSaysTimeNotRecordedOnlyWhereTheToolPrintedNoTime) {
     EXPECT_EQ(duration(QStringLiteral("typeof(Base.rand)")), QStringLiteral("39.1 ms"));
     delete model;
 }
+
+// Search per name: items without a time are counted and never summed as 0 ns.
+TEST(OneFigure, SearchTotalsCountUntimedItemsWithoutSummingThem) {
+    test::TempDir dir;
+    const std::string trace = dir.file("timing.cstrace");
+    ingest::importFiles({.inputs = {std::string(COMPILESCOPE_SOURCE_DIR) + "/tests/data/julia/timing_mixed.txt"}, .output = trace,
+                         .forcedFormat = "", .overwrite = false});
+    auto reader = trace::TraceReader::open(trace);
+    auto timeline = std::make_shared<const engine::TimelineData>(engine::loadTimeline(*reader));
+    const std::vector<gui::SearchInput> inputs{{QStringLiteral("timing"), timeline, {}}};
+    auto totals = [&](const QString& needle) {
+        auto rows = gui::searchNames(inputs, needle);
+        auto t = gui::searchTotals(inputs, *rows);
+        EXPECT_EQ(t->size(), 1u) << needle.toStdString();
+        return t->empty() ? gui::SearchTotalRow{} : t->front();
+    };
+    const gui::SearchTotalRow f = totals(QStringLiteral("typeof(Main.f)"));
+    EXPECT_EQ(f.count, 1);
+    EXPECT_EQ(f.untimed, 1);
+    gui::SearchTotalsModel* model = gui::makeSearchTotalsModel(nullptr);
+    model->setRows(std::make_shared<const std::vector<gui::SearchTotalRow>>(std::vector<gui::SearchTotalRow>{f}));
+    EXPECT_EQ(model->index(0, 2).data().toString(), QStringLiteral("time not recorded"));
+    EXPECT_EQ(model->index(0, 3).data().toString(), QStringLiteral("time not recorded"));
+    const gui::SearchTotalRow rand = totals(QStringLiteral("typeof(Base.rand)"));
+    EXPECT_EQ(rand.untimed, 0);
+    EXPECT_EQ(rand.totalNs, 39'100'000);
+    delete model;
+}
