@@ -1,5 +1,7 @@
 #include "cache_text.h"
 
+#include "core/util/utf8.h"
+
 #include <charconv>
 #include <filesystem>
 
@@ -14,7 +16,8 @@ std::string lookupLabel(const engine::CacheFacts& facts, size_t i) {
     return s;
 }
 
-std::string traceLabel(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+// Escaped (issue 40): a newline in a file name would otherwise break the line it is printed in.
+std::string traceLabel(const std::string& path) { return util::printablePath(std::filesystem::path(path).filename().string()); }
 
 bool parseCount(const std::string& text, std::int64_t& value) {
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

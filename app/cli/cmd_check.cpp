@@ -16,6 +16,7 @@
 #include "core/engine/warp/warp_verdict.h"
 #include "core/trace/reader.h"
 #include "core/util/units.h"
+#include "core/util/utf8.h"
 
 #include <memory>
 
@@ -136,7 +137,9 @@ int runCheck(const std::vector<std::string>& args, CommandIo& io) {
     std::vector<engine::RankTrace> ranks;
     // The ranks of a job often write rank0/trace.cstrace, rank1/trace.cstrace: each is named by the
     // shortest trailing path that tells it apart, so that no two ranks share a label.
-    const std::vector<std::string> labels = engine::distinguishingSuffixes(traces);
+    // Escaped (issue 40): a newline in a file name would otherwise break the verdict's line.
+    std::vector<std::string> labels = engine::distinguishingSuffixes(traces);
+    for (std::string& l : labels) l = util::printablePath(l);
     for (size_t i = 0; i < traces.size(); ++i) {
         analyses.push_back(engine::analyseTrace(*readers[i], {.acceptance = options}));
         const engine::TraceAnalysis& a = *analyses.back();

@@ -8,6 +8,7 @@
 #include "core/engine/export/jsonl_export.h"
 #include "core/engine/export/tef_export.h"
 #include "core/trace/reader.h"
+#include "core/util/utf8.h"
 
 #include <filesystem>
 #include <fstream>
@@ -20,7 +21,7 @@ int exportJsonlDir(const trace::TraceReader& reader, const std::string& dir, Com
     const auto counts = engine::exportJsonl(reader, dir);
     std::int64_t rows = 0;
     for (const auto& c : counts) rows += c.rows;
-    io.out << "wrote " << counts.size() << " files to " << dir << ": " << rows << " rows of trace "
+    io.out << "wrote " << counts.size() << " files to " << util::printablePath(dir) << ": " << rows << " rows of trace "
            << engine::traceId(reader) << "\n";
     return Exit::Ok;
 }
@@ -81,7 +82,7 @@ int runExport(const std::vector<std::string>& args, CommandIo& io) {
         }
     }
     std::filesystem::rename(tmp, output);
-    io.out << "wrote " << output << ": " << counts.spans << " spans (" << counts.unfinished << " never ended), "
+    io.out << "wrote " << util::printablePath(output) << ": " << counts.spans << " spans (" << counts.unfinished << " never ended), "
            << counts.runtimeRows << " module loads / programs / phases, " << counts.flows << " flows, " << counts.lookups << " cache lookups, " << counts.steps << " steps on "
            << counts.tracks << " tracks of " << counts.sessions << " sessions\n";
     return Exit::Ok;

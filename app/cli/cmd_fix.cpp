@@ -10,6 +10,7 @@
 #include "core/measure/trace_diff.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
+#include "core/util/utf8.h"
 
 #include <filesystem>
 #include <set>
@@ -83,7 +84,7 @@ int showFixes(const FixArgs& f, const std::string& trace, CommandIo& io) {
     printFixPlan(io.out, traceLabel(trace), *analysis, plan);
     if (analysis->findings.empty() && plan.changes.empty()) io.out << "no findings: nothing to fix\n";
     if (!f.dir.empty() && !plan.changes.empty()) {
-        for (const auto& p : writeFixFiles(f.dir, *analysis, plan)) io.out << "wrote " << p << "\n";
+        for (const auto& p : writeFixFiles(f.dir, *analysis, plan)) io.out << "wrote " << util::printablePath(p) << "\n";
     }
     return Exit::Ok;
 }

@@ -47,7 +47,7 @@ int runImport(const std::vector<std::string>& args, CommandIo& io) {
             io.out << ", " << f.summary.unrecognised << " lines not " << f.importerId << " (see 'compilescope info')";
         io.out << "\n";
     }
-    io.out << "wrote " << req.output << "\n";
+    io.out << "wrote " << util::printablePath(req.output) << "\n";
     return Exit::Ok;
 }
 }  // namespace

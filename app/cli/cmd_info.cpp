@@ -11,6 +11,7 @@
 #include "core/util/json_writer.h"
 #include "core/util/saturating.h"
 #include "core/util/units.h"
+#include "core/util/utf8.h"
 
 #include <cmath>
 
@@ -178,7 +179,7 @@ int runInfo(const std::vector<std::string>& args, CommandIo& io) {
     if (!a.facts.problems.empty())
         out << "warning: " << a.facts.problems.size()
             << " kind(s) of trace problem (rows that break the trace format, left out of every figure; see the end)\n";
-    out << "trace:   " << reader->path() << "\n";
+    out << "trace:   " << util::printablePath(reader->path()) << "\n";
     out << "pages:   checksums " << reader->pageCheck() << (check ? "; quick_check ok" : "") << "\n";
     out << "format:  v" << reader->formatVersion() << ", written by " << reader->meta("creator") << "\n";
     printSessions(out, a.summary);

@@ -2,6 +2,7 @@
 #include "command.h"
 
 #include "core/measure/warp_measure.h"
+#include "core/util/utf8.h"
 
 #include <fstream>
 
@@ -73,7 +74,7 @@ int runMeasure(const std::vector<std::string>& args, CommandIo& io) {
             return Exit::Unreadable;
         }
         engine::warp::writeMeasureJson(report, f);
-        io.err << "wrote " << json << "\n";
+        io.err << "wrote " << util::printablePath(json) << "\n";
     }
     return Exit::Ok;
 }

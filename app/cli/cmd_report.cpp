@@ -3,6 +3,7 @@
 
 #include "core/measure/ledger.h"
 #include "core/report/report.h"
+#include "core/util/utf8.h"
 
 #include <filesystem>
 #include <fstream>
@@ -59,7 +60,7 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
     if (!splitDir.empty()) {
         options.compileIndexRows = 5000;  // pages of their own: the index page stays small
         report::writeReportSplit(traces, options, splitDir);
-        io.out << "wrote " << splitDir << "/index.html and its compiles/ pages (" << traces.size() << " trace"
+        io.out << "wrote " << util::printablePath(splitDir) << "/index.html and its compiles/ pages (" << traces.size() << " trace"
                << (traces.size() == 1 ? "" : "s") << ")\n";
         return Exit::Ok;
     }
@@ -84,7 +85,7 @@ int runReport(const std::vector<std::string>& args, CommandIo& io) {
         }
     }
     std::filesystem::rename(tmp, output);
-    io.out << "wrote " << output << " (" << std::filesystem::file_size(output) << " bytes, " << traces.size()
+    io.out << "wrote " << util::printablePath(output) << " (" << std::filesystem::file_size(output) << " bytes, " << traces.size()
            << " trace" << (traces.size() == 1 ? "" : "s") << ")\n";
     return Exit::Ok;
 }

@@ -9,6 +9,10 @@
 
 #include <compilescope/trace_constants.h>
 
+#include <filesystem>
+#include <string>
+#include <vector>
+
 using cs::test::runCli;
 
 namespace {
@@ -90,5 +94,29 @@ TEST(PrintablePath, ErrorsNamingAFileStayOnOneLine) {
         const bool missing = args[1].find("missing") != std::string::npos;
         EXPECT_NE(r.err.find(missing ? "missing\\n.cstrace" : "a\\nb.cstrace"), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << args[0] << ": " << r.err;
+    }
+}
+
+// Issue 40, the rest: not only errors; what a verb prints about a file named with a newline (the
+// trace it read, the file it wrote, the label of a verdict) is escaped too, each on its own line.
+TEST(PrintablePath, OutputNamingAFileKeepsItsLines) {
+    cs::test::TempDir dir;
+    const std::string trace = dir.file("a\nb.cstrace");
+    std::filesystem::copy_file(cs::test::sourceDir() + "/resources/demo/demo.cstrace", trace);
+    const std::string log = dir.file("x\ny.ninja_log"), out = dir.file("o\nut.cstrace");
+    cs::test::writeFile(log, "# ninja log v5\n0\t300\t0\tobj/a.o\th1\n");
+    struct Want {
+        std::vector<std::string> args;
+        std::string line;  // a line of the output, whole
+    };
+    for (const Want& w : std::vector<Want>{{{"info", trace}, "trace:   " + cs::util::printablePath(trace)},
+                                           {{"import", log, "-o", out}, "wrote " + cs::util::printablePath(out)},
+                                           {{"findings", trace}, "findings a\\nb.cstrace: "},
+                                           {{"check", trace}, "check a\\nb.cstrace: FAIL"},
+                                           {{"report", trace, "-o", dir.file("r\n.html")}, "wrote " + cs::util::printablePath(dir.file("r\n.html"))}}) {
+        auto r = runCli(w.args);
+        EXPECT_NE(r.out.find(w.line), std::string::npos) << w.args[0] << ":\n" << r.out;
+        EXPECT_EQ(r.out.find("a\nb"), std::string::npos) << w.args[0] << ":\n" << r.out;
+        EXPECT_EQ(r.out.find("o\nut"), std::string::npos) << w.args[0] << ":\n" << r.out;
     }
 }
