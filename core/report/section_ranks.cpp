@@ -160,7 +160,10 @@ void renderEveryRank(HtmlBuilder& h, const std::vector<TraceReport>& traces, con
         const size_t i = order[k];
         const auto& t = traces[i];
         const bool slow = std::any_of(d.slow.begin(), d.slow.end(), [&](const engine::RankSlow& s) { return s.rank == t.label; });
-        const std::int64_t misses = engine::rankMisses(ranks[i]);
+        // The trace's one miss figure (engine/trace_figures.h): Warp's compiled module loads count, as
+        // in check and the GUI's Ranks view; a trace without lookups or module loads has none.
+        const engine::Figure* missFigure = t.figures.find("misses");
+        const std::int64_t misses = missFigure ? missFigure->value.value_or(0) : -1;
         h.open("tr", {{"class", slow ? "slow" : "rank"}});
         h.open("td").leaf("span", t.label, {{"class", "tag"}}).close();
         h.open("td").open("code", {{"title", t.path}}).shortText(names[i], 100).close().close();
@@ -170,7 +173,7 @@ void renderEveryRank(HtmlBuilder& h, const std::vector<TraceReport>& traces, con
                    {{"class", "num"}, {"data-v", compileOf(i)}});
         else
             h.leaf("td", "-", {{"class", "num"}, {"data-v", 0}});
-        h.leaf("td", util::formatCount(misses), {{"class", "num"}, {"data-v", misses}});
+        h.leaf("td", missFigure ? engine::figureText(*missFigure) : "-", {{"class", "num"}, {"data-v", misses}});
         h.close();
     }
     closeWideTable(h);
