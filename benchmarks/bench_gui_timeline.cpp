@@ -11,6 +11,7 @@
 // trace format version, and kept in the temp dir for later runs. The paint is QCustomPlot's real
 // replot of the real TimelinePlot on the offscreen platform.
 #include "app/models/trace_loader.h"
+#include "cached_trace.h"
 #include "clang_build_traces.h"
 #include "core/ingest/import_files.h"
 #include "app/plots/timeline_plot.h"
@@ -49,14 +50,7 @@ std::string binary(const char* env, const char* built) {
     return e && *e ? e : built;
 }
 
-// Spans in a finished trace, or -1 when it cannot be read (absent, half written, older format).
-std::int64_t spansIn(const std::string& path) {
-    try {
-        return cs::trace::TraceReader::open(path)->rowCount("spans");
-    } catch (const std::exception&) {
-        return -1;
-    }
-}
+std::int64_t spansIn(const std::string& path) { return cs::bench::spansInTrace(path); }
 
 // One trace file per size: recorded once, then reused from the temp dir (by this and later runs).
 const std::string& traceOf(std::int64_t events) {

@@ -18,13 +18,18 @@ void removeTrace(const std::string& p) {
     for (const char* s : {"", "-wal", "-shm"}) std::filesystem::remove(p + s);
 }
 
-void BM_TraceWriterSpans(benchmark::State& state) {
+// 1M spans on one lane: the writer as it is (format v2, with the span pyramid), and the same rows
+// written as format v1 (no pyramid) in the same run, for what the pyramid costs in time and bytes
+// (issue 41: >= 0.9 of the throughput, <= 10 % more bytes).
+void writeSpans(benchmark::State& state, bool pyramid) {
     const auto n = state.range(0);
-    auto path = tmpPath("bench-writer.cstrace");
+    auto path = tmpPath(pyramid ? "bench-writer.cstrace" : "bench-writer-v1.cstrace");
     std::int64_t bytes = 0;
+    cs::trace::WriterOptions options;
+    options.spanPyramid = pyramid;
     for (auto _ : state) {
         removeTrace(path);
-        cs::trace::TraceWriter w(path);
+        cs::trace::TraceWriter w(path, options);
         auto sess = w.addSession({.startNs = 0});
         auto track = w.addTrack({.sessionId = sess});
         cs::trace::StringId names[16];
@@ -39,7 +44,12 @@ void BM_TraceWriterSpans(benchmark::State& state) {
     state.counters["bytes_per_event"] = static_cast<double>(bytes) / static_cast<double>(n);
     removeTrace(path);
 }
+
+void BM_TraceWriterSpans(benchmark::State& state) { writeSpans(state, true); }
 BENCHMARK(BM_TraceWriterSpans)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_TraceWriterSpansV1(benchmark::State& state) { writeSpans(state, false); }
+BENCHMARK(BM_TraceWriterSpansV1)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_RawSqliteSpans(benchmark::State& state) {
     const auto n = state.range(0);

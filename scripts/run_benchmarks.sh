@@ -3,7 +3,7 @@
 # target as figure / limit / ratio (scripts/bench_ratios.py). Exit status 1 when a target is missed.
 #
 # Usage: scripts/run_benchmarks.sh [--big] [OUT_DIR]
-#   --big    also the 10M-event viewer benchmarks and the 256 ranks of bench_ranks and bench_gui_ranks (writing those
+#   --big    also the 100M-event span pyramid benchmarks, the 10M-event viewer benchmarks and the 256 ranks of bench_ranks and bench_gui_ranks (writing those
 #            traces takes a while)
 #   OUT_DIR  where the JSON files go (default out/bench)
 #
@@ -19,7 +19,7 @@ mkdir -p "$out"
 
 cmake --preset release -S "$root" >/dev/null
 benches=(bench_collector bench_tef_import bench_invalidation_trees bench_replay bench_trace_writer bench_trace_follow bench_warp_log
-         bench_report bench_diff bench_build_import bench_ranks)
+         bench_report bench_diff bench_build_import bench_ranks bench_pyramid)
 if grep -q '^COMPILESCOPE_BUILD_GUI:BOOL=ON' "$build/CMakeCache.txt" && [ -f "$build/build.ninja" ] &&
    grep -q 'bench_gui_timeline' "$build/build.ninja"; then
   benches+=(bench_gui_timeline bench_gui_ranks)
@@ -30,6 +30,8 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for b in "${benches[@]}"; do
   filter=()
   [ "$b" = bench_gui_timeline ] && [ $big -eq 0 ] && filter=("--benchmark_filter=/1000000(/|$)|BuildTrace")
+  # The 100M-event pyramid trace takes minutes to write: only with --big.
+  [ "$b" = bench_pyramid ] && [ $big -eq 0 ] && filter=("--benchmark_filter=/(1000000|10000000)(/|$)")
   # 256 traces of 100k events: written once (minutes), so only with --big.
   [ "$b" = bench_ranks ] && [ $big -eq 0 ] && continue
   [ "$b" = bench_gui_ranks ] && [ $big -eq 0 ] && continue

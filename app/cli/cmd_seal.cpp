@@ -2,30 +2,16 @@
 #include "command.h"
 
 #include "core/trace/reseal.h"
-#include "core/trace/trace_error.h"
 #include "core/util/utf8.h"
 
 namespace cs::cli {
 
 namespace {
 int runSeal(const std::vector<std::string>& args, CommandIo& io) {
-    std::vector<std::string> paths;
-    for (const auto& a : args) {
-        if (!a.empty() && a[0] == '-') return usageError(io, "seal", "unknown option " + a);
-        paths.push_back(a);
-    }
-    if (paths.empty()) return usageError(io, "seal", "no trace given");
-    int status = Exit::Ok;
-    for (const auto& p : paths) {
-        try {
-            const std::string was = trace::resealTrace(p);
-            io.out << "sealed " << util::printablePath(p) << " (its check before: " << was << ")\n";
-        } catch (const trace::TraceError& e) {
-            io.err << "compilescope seal: " << e.what() << "\n";
-            status = Exit::Unreadable;
-        }
-    }
-    return status;
+    return forEachTrace(args, io, "seal", [&](const std::string& p) {
+        const std::string was = trace::resealTrace(p);
+        io.out << "sealed " << util::printablePath(p) << " (its check before: " << was << ")\n";
+    });
 }
 }  // namespace
 

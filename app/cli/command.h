@@ -48,8 +48,14 @@ Command fixCommand();
 Command watchCommand();
 Command buildReportCommand();
 Command sealCommand();
+Command upgradeCommand();
 
 // Prints "compilescope NAME: message" to err and returns Exit::Usage.
 int usageError(CommandIo& io, std::string_view command, const std::string& message);
+// Runs `each` on every argument of a verb that takes trace paths only (seal, upgrade): an option or
+// no path is a usage error; a TraceError thrown for one trace is printed ("compilescope NAME: ...")
+// and the others still run. Returns Exit::Ok, Exit::Usage, or Exit::Unreadable when one failed.
+int forEachTrace(const std::vector<std::string>& args, CommandIo& io, std::string_view command,
+                 const std::function<void(const std::string& path)>& each);
 
 }  // namespace cs::cli

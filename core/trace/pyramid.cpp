@@ -232,6 +232,17 @@ std::vector<PyramidBucket> readPyramidBuckets(const TraceReader& reader, std::in
     return out;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> readPyramidExtent(const TraceReader& reader, std::int64_t trackId) {
+    std::optional<std::pair<std::int64_t, std::int64_t>> out;
+    readRows(
+        reader, "SELECT min(bucket), max(bucket) FROM span_pyramid WHERE track_id=? AND level=0",
+        [&](Statement& st) { st.bind(1, trackId); },
+        [&](const Statement& st) {
+            if (!st.columnNull(0)) out = {st.columnInt(0) * pyramidWidthNs(0), (st.columnInt(1) + 1) * pyramidWidthNs(0)};
+        });
+    return out;
+}
+
 std::vector<PyramidBucket> readWholePyramid(const TraceReader& reader) {
     std::vector<PyramidBucket> out;
     readRows(reader, std::string("SELECT ") + kColumns + " FROM span_pyramid ORDER BY track_id, level, bucket",

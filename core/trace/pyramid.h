@@ -17,6 +17,7 @@
 #include <functional>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -113,6 +114,9 @@ bool hasPyramid(const TraceReader& reader);
 // The stored buckets of one lane and level whose bucket index is in [firstBucket, lastBucket], in order.
 std::vector<PyramidBucket> readPyramidBuckets(const TraceReader& reader, std::int64_t trackId, int level,
                                               std::int64_t firstBucket, std::int64_t lastBucket);
+// [start of its first level-0 bucket, end of its last) of a lane's stored pyramid; nullopt when the
+// lane has no span. Two lookups on the primary key.
+std::optional<std::pair<std::int64_t, std::int64_t>> readPyramidExtent(const TraceReader& reader, std::int64_t trackId);
 // Every stored bucket, ordered by (track, level, bucket) (tests, and comparing two traces).
 std::vector<PyramidBucket> readWholePyramid(const TraceReader& reader);
 

@@ -113,7 +113,7 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
         int reserve = kReservedBytes;
         sqlite3_file_control(raw, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve);
         execSql(raw, "PRAGMA application_id=" + std::to_string(applicationId()));
-        execSql(raw, "PRAGMA user_version=" + std::to_string(formatVersion()));
+        execSql(raw, "PRAGMA user_version=" + std::to_string(version()));
         if (m_options.bulkImport) {
             execSql(raw, "PRAGMA journal_mode=OFF");
             execSql(raw, "PRAGMA synchronous=OFF");
@@ -128,13 +128,14 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
         }
         execSql(raw, "BEGIN");
         for (const auto& t : tables) execSql(raw, createTableSql(t));
-        for (const auto& t : derivedTables()) execSql(raw, createTableSql(t));
+        if (m_options.spanPyramid)
+            for (const auto& t : derivedTables()) execSql(raw, createTableSql(t));
         // Indexes from the start: a live viewer reading a trace being recorded needs them, and
         // maintaining them on the SQLite thread (rows mostly arrive in time order) costs less than
         // building them at the end, when nothing else is left to overlap with.
         createIndexes(raw);
         m_inserter = std::make_unique<BatchInserter>(raw, tables);
-        m_pyramidUpsert = std::make_unique<PyramidUpsert>(raw);
+        if (m_options.spanPyramid) m_pyramidUpsert = std::make_unique<PyramidUpsert>(raw);
     } catch (const std::runtime_error& e) {
         fail(std::string("cannot create trace: ") + e.what());
     }
@@ -144,7 +145,7 @@ TraceWriter::TraceWriter(std::string path, WriterOptions options)
     m_nextIds.assign(TableCount, 1);
     for (const auto& e : enumRows()) insert(Enums, {e.type, e.value, e.name});
     setMeta("creator", m_options.creator);
-    setMeta("format_version", std::to_string(formatVersion()));
+    setMeta("format_version", std::to_string(version()));
     auto now = std::chrono::system_clock::now().time_since_epoch();
     setMeta("created_unix_ns", std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()));
     commit();
@@ -262,7 +263,7 @@ void TraceWriter::insertValues(int table, const Value* values, size_t count) {
             b.add(Cell{});
         }
     }
-    if (table == Spans) addToPyramid(values, count);
+    if (table == Spans && m_options.spanPyramid) addToPyramid(values, count);
     ++m_rows;
     if (b.rows() >= kBatchRows || b.bytes() >= kBatchBytes) handOff();
 }
@@ -279,6 +280,8 @@ void TraceWriter::addToPyramid(const Value* values, size_t count) {
     if (!track || !start || !category) return;
     m_pyramid->add(*track, *start, dur ? std::optional<std::int64_t>(*dur) : std::nullopt, static_cast<int>(*category));
 }
+
+int TraceWriter::version() const { return m_options.spanPyramid ? formatVersion() : 1; }
 
 std::int64_t TraceWriter::nextId(int table) { return m_nextIds[static_cast<size_t>(table)]++; }
 

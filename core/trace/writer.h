@@ -49,6 +49,9 @@ struct WriterOptions {
     bool bulkImport = false;
     // SQLite work on a thread of its own (the default); false runs it on the caller's thread.
     bool background = true;
+    // The span pyramid (pyramid.h, format v2). false writes a format v1 trace, which has none: only
+    // to measure what the pyramid costs beside it (bench_trace_writer) and to make v1 traces for tests.
+    bool spanPyramid = true;
 };
 
 class TraceWriter {
@@ -126,6 +129,7 @@ private:
     void insert(int table, std::initializer_list<Value> values);
     void insertValues(int table, const Value* values, size_t count);
     void addToPyramid(const Value* values, size_t count);
+    int version() const;  // the format version written
     std::int64_t nextId(int table);
     void flushStats();
     void handOff();  // queues the current batch for insertion

@@ -12,7 +12,11 @@ namespace cs::engine {
 std::unique_ptr<PyramidView> PyramidView::open(const trace::TraceReader& reader, const LoadControl& control) {
     std::unique_ptr<PyramidView> view(new PyramidView());
     if (trace::hasPyramid(reader)) {
-        view->m_reader = reader.another();
+        // A first look, like an outline: a reader whose page check was deferred (OpenOptions) gets
+        // a connection that defers it too, instead of a pass over every page before the first paint.
+        view->m_reader = reader.pageCheck() == "not checked yet"
+                             ? trace::TraceReader::open(reader.path(), {.deferPageCheck = true})
+                             : reader.another();
         return view;
     }
     control.check();
@@ -47,6 +51,16 @@ std::vector<trace::PyramidBucket> PyramidView::buckets(std::int64_t trackId, int
     auto lo = std::lower_bound(v.begin(), v.end(), first, [](const trace::PyramidBucket& b, std::int64_t k) { return b.bucket < k; });
     auto hi = std::upper_bound(lo, v.end(), last, [](std::int64_t k, const trace::PyramidBucket& b) { return k < b.bucket; });
     return {lo, hi};
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> PyramidView::laneExtent(std::int64_t trackId) const {
+    if (m_reader) {
+        std::lock_guard lock(m_mutex);
+        return trace::readPyramidExtent(*m_reader, trackId);
+    }
+    auto it = m_memory.find({trackId, 0});
+    if (it == m_memory.end() || it->second.empty()) return std::nullopt;
+    return std::make_pair(it->second.front().startNs(), it->second.back().endNs());
 }
 
 namespace {

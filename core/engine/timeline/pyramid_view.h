@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -27,8 +28,8 @@ namespace cs::engine {
 
 class PyramidView {
 public:
-    // The pyramid of the trace `reader` reads. Stored: read through a second connection (another()),
-    // nothing is read now. Not stored: summed from the spans now (progress "summing spans";
+    // The pyramid of the trace `reader` reads. Stored: read through a second connection (another(),
+    // or one that defers its page check too when `reader` deferred it), nothing is read now. Not stored: summed from the spans now (progress "summing spans";
     // throws LoadCancelled or trace::TraceError).
     static std::unique_ptr<PyramidView> open(const trace::TraceReader& reader, const LoadControl& control = {});
     ~PyramidView();
@@ -41,6 +42,8 @@ public:
     // the spans that start in it, so a caller that draws spans reaching into t0 from before asks for
     // t0 minus the longest span it cares to see.
     std::vector<trace::PyramidBucket> buckets(std::int64_t trackId, int level, std::int64_t t0, std::int64_t t1) const;
+    // [start, end) of the level-0 buckets that hold the lane's spans; nullopt for a lane without any.
+    std::optional<std::pair<std::int64_t, std::int64_t>> laneExtent(std::int64_t trackId) const;
     // How many spans of the lane start in [t0, t1): exact when t0 and t1 fall on level-0 bucket
     // edges, otherwise the level-0 buckets at both ends count whole (an upper bound).
     std::int64_t spansStartingIn(std::int64_t trackId, std::int64_t t0, std::int64_t t1) const;
