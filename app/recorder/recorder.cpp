@@ -6,6 +6,7 @@
 #include "write_failure.h"
 
 #include "core/trace/trace_error.h"
+#include "core/trace/write_note_reserve.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -54,6 +55,7 @@ Recorder::Recorder(RecorderOptions options) : m_opt(std::move(options)) {
         m_opt.output, trace::WriterOptions{.overwrite = m_opt.overwrite, .creator = "compilescope-recorder"});
     m_writer->setMeta("source", "recorded");
     m_writer->commit();
+    trace::reserveWriteNote(m_opt.output);  // room for the note while the disk has it (issue 40)
 
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
@@ -305,6 +307,7 @@ void Recorder::finalize() {
         for (auto& [pid, status] : m_exitStatus)
             if (auto it = m_pidSessions.find(pid); it != m_pidSessions.end()) m_writer->setExitStatus(it->second, status);
         m_writer->finalize();
+        trace::dropWriteNoteReservation(m_opt.output);
     } catch (const std::exception& e) {
         writeFailed(e);
     }

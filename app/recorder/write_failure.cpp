@@ -98,8 +98,10 @@ std::string reportWriteFailure(const std::string& tracePath, const WriteFailure&
         line += " (" + util::formatCount(f.withoutArena) + " process(es) without a shared arena, e.g. under a small "
                 "`ulimit -f`, count theirs only in cs_dropped_count())";
     const std::string path = trace::writeNotePath(tracePath);
-    line += saved ? "; this is also in " + path : "; " + path + " could not be written either";
-    line += notInTrace.empty() ? " and in the trace's stats" : "; the trace's stats could not take it (" + notInTrace + ")";
+    const std::string inTrace = notInTrace.empty() ? "the trace's stats" : "";
+    if (saved) line += "; this is also in " + path + (inTrace.empty() ? "" : " and " + inTrace);
+    else line += "; " + path + " could not be written" + (inTrace.empty() ? "" : ", but this is in " + inTrace);
+    if (!notInTrace.empty()) line += "; the trace's stats could not take it (" + notInTrace + ")";
     return line;
 }
 

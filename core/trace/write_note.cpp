@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 
@@ -24,8 +26,12 @@ bool saveWriteNote(const std::string& tracePath, const WriteNote& note) {
     if (note.processesWithoutArena) text += "processes_without_arena=" + std::to_string(note.processesWithoutArena) + "\n";
     if (note.storedInTrace) text += "stored_in_trace=1\n";
     const std::string path = writeNotePath(tracePath);
-    FILE* out = std::fopen(path.c_str(), "w");
-    bool saved = out && std::fwrite(text.data(), 1, text.size(), out) == text.size();
+    // Over the room reserved when the recording started (write_note_reserve.h), in place: a full
+    // disk has no block for a new file.
+    FILE* out = std::fopen(path.c_str(), "r+");
+    if (!out) out = std::fopen(path.c_str(), "w");
+    bool saved = out && std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0 &&
+                 ::ftruncate(::fileno(out), static_cast<off_t>(text.size())) == 0;
     if (out && std::fclose(out) != 0) saved = false;
     if (!saved) std::remove(path.c_str());
     return saved;
