@@ -40,7 +40,9 @@ TEST(LongLines, ALineOfAQuarterGigabyteIsCountedLeftOutAndCostsBoundedMemory) {
     EXPECT_EQ(WEXITSTATUS(status), 0);
     // The 16 MiB bound, twice for the string's growth, and the process itself; the whole line would be
     // 256 MiB at least (std::getline held it, and the importer copied it twice more).
-    if (!cs::test::kSanitizerBuild) EXPECT_LT(usage.ru_maxrss, 150 * 1024) << "peak RSS in KiB";
+    if (!cs::test::kSanitizerBuild) {
+        EXPECT_LT(usage.ru_maxrss, 150 * 1024) << "peak RSS in KiB";
+    }
 
     auto reader = cs::trace::TraceReader::open(trace);
     EXPECT_EQ(cs::test::scalar(*reader, "SELECT count(*) FROM spans"), 2);  // the lines around it
