@@ -179,6 +179,7 @@ struct CompileSummaryBuilder::Impl {
     }
     void assignDomains(const SessionClocks& clocks);
     void readOtherTables();
+    std::int64_t phaseSpans = 0;  // category phase, as swept
     void sweep(const std::vector<std::int64_t>& ids, const std::vector<TrackSpans>& tracks);
 };
 
@@ -291,6 +292,7 @@ void CompileSummaryBuilder::Impl::sweep(const std::vector<std::int64_t>& ids, co
         // A never-ended span counts its start toward the session's extent.
         const std::int64_t end = sp.ended ? util::satAdd(sp.startNs, std::max<std::int64_t>(sp.durNs, 0)) : sp.startNs;
         if (session < extent.size()) extent[session].add(sp.startNs, end);
+        phaseSpans += sp.category == CS_CAT_PHASE;
         int l = categoryLabel(sp.category);
         if (l >= 0 && sp.ended && sp.durNs > 0) {
             fold(session, l, sp.startNs, end);
@@ -340,6 +342,7 @@ const std::vector<std::int64_t>& CompileSummaryBuilder::trackIds() const { retur
 
 void CompileSummaryBuilder::addAll(const std::vector<std::int64_t>& trackIds, const std::vector<TrackSpans>& tracks) {
     m->sweep(trackIds, tracks);
+    m->s.phaseSpans = m->phaseSpans;
 }
 
 CompileSummary CompileSummaryBuilder::finish(const LoadControl& control) {

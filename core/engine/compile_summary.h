@@ -65,6 +65,9 @@ struct CompileSummary {
     // shown beside compile time, never inside it. Same union rule.
     std::int64_t cacheLoadNs = 0;
     std::int64_t untimedCompiles = 0;  // compile facts without a duration: a count, never "0 ns"
+    // Compiler-phase spans (category phase) on the trace's tracks, when the spans were swept; unset
+    // when not, so a reader that needs them (trace_facts.h) queries instead of trusting a 0.
+    std::optional<std::int64_t> phaseSpans;
     std::int64_t recompileNs = 0;      // of which recompilation, where the runtime reports it (Julia)
     std::int64_t reportedCompileNs = 0;  // the compile time those recompile shares are of
     bool wallClock = false;  // some session has a wall clock (recorded or its own)

@@ -38,8 +38,9 @@ SessionClocks sessionClocks(const trace::TraceReader& reader) {
     };
     // Each is one aggregate over an index or a small table.
     firstOf("SELECT t.session_id, (SELECT min(start_ns) FROM spans WHERE track_id = t.id) FROM tracks t");
-    firstOf("SELECT session_id, min(start_ns) FROM module_loads GROUP BY session_id");
-    firstOf("SELECT session_id, min(start_ns) FROM cuda_programs GROUP BY session_id");
+    // Tables without a session index: one pass, the minimum kept here (GROUP BY sorted every row).
+    firstOf("SELECT session_id, start_ns FROM module_loads");
+    firstOf("SELECT session_id, start_ns FROM cuda_programs");
 
     SessionClocks out;
     std::map<std::string, std::int64_t> sharedOrigin;  // clock name -> earliest reading

@@ -60,7 +60,10 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     a->summary = std::move(summary);
     control.report(10, "facts");
     auto problems = trace::checkTraceProblems(reader);  // throws on a NULL the format forbids
-    a->facts = readTraceFacts(reader);
+    FactsOptions factsOptions;
+    factsOptions.samples = options.comparisonSamples;
+    factsOptions.phaseSpans = a->summary.phaseSpans.value_or(1) > 0;
+    a->facts = readTraceFacts(reader, factsOptions);
     a->facts.problems = std::move(problems);
     a->losses = lossesOf(a->facts);
     a->facts.phases.totalNs = 0;
@@ -94,7 +97,7 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     control.report(75, "build");
     SessionClocks clocks;  // the summary placed the sessions already
     for (const SessionSummary& ses : a->summary.sessions) clocks.offsets[ses.id] = ses.offsetNs;
-    if (auto build = build::buildReport(reader, clocks); !build.empty())
+    if (auto build = build::buildReport(reader, clocks, options.buildRowsKept); !build.empty())
         a->build = std::make_shared<const build::BuildReport>(std::move(build));
     control.check();
     control.report(80, "findings");
@@ -109,7 +112,7 @@ std::shared_ptr<const TraceAnalysis> analyse(const trace::TraceReader& reader, C
     }
     if (options.compileIndexRows > 0) {
         control.report(95, "compile index");
-        a->compileIndex = buildCompileIndex(reader, *a, options.compileIndexRows);
+        a->compileIndex = buildCompileIndex(reader, *a, options.compileIndexRows, options.indexDetail);
     }
     control.report(100, "done");
     return a;

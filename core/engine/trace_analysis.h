@@ -41,6 +41,11 @@ struct AnalysisOptions {
     // > 0: also build the compile index (compile_index.h), listing at most this many rows in full
     // (the report's; the GUI does not pay for it).
     size_t compileIndexRows = 0;
+    IndexDetail indexDetail = IndexDetail::Full;  // Identity: what names each row, for `diff`
+    size_t buildRowsKept = 50;  // a build's headers and template sets listed (buildReport's `keep`)
+    // false: leave out the per-metric duration samples (TraceFacts::samples, launchTopology) that only
+    // `compare` and the report's comparison section read; `diff` never shows them.
+    bool comparisonSamples = true;
 };
 
 struct TraceAnalysis {

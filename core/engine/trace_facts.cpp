@@ -46,7 +46,7 @@ void readFamilies(const trace::TraceReader& reader, TraceFacts& f) {
         for (auto& c : parts[fam]) f.families.push_back(std::move(c));
 }
 
-void readPhases(const trace::TraceReader& reader, Phases& p) {
+void readPhases(const trace::TraceReader& reader, Phases& p, bool phaseSpans) {
     // clang's per-file totals (tool clang) summarise spans: listed, never added to the total.
     reader.query("SELECT count(*), CAST(max(min(total(CASE WHEN parent_id IS NULL AND tool <> " +
                      std::to_string(CS_PHASE_TOOL_CLANG) + " THEN dur_ns END), 9.2e18), -9.2e18) AS INTEGER) FROM phase_timings",
@@ -60,7 +60,9 @@ void readPhases(const trace::TraceReader& reader, Phases& p) {
                      p.rows.push_back({std::string(trace::enumName("phase_tool", static_cast<int>(colInt(st, 0)))),
                                        colText(st, 1), colText(st, 2), colInt(st, 3), colInt(st, 4), colInt(st, 5)});
                  });
-    // Compiler phases that arrived as spans (clang / nvcc -ftime-trace, TEF imports): per name.
+    // Compiler phases that arrived as spans (clang / nvcc -ftime-trace, TEF imports): per name. A
+    // query over every span, so skipped when the summary's sweep saw none.
+    if (phaseSpans)
     reader.query("SELECT coalesce(n.str, ''), count(*), CAST(max(min(total(sp.dur_ns), 9.2e18), -9.2e18) AS INTEGER), max(sp.dur_ns) FROM spans sp "
                  "LEFT JOIN strings n ON n.id = sp.name_sid WHERE sp.category = " + std::to_string(CS_CAT_PHASE) +
                      " AND sp.dur_ns IS NOT NULL GROUP BY sp.name_sid ORDER BY total(sp.dur_ns) DESC LIMIT " +
@@ -153,14 +155,15 @@ void readLossStats(const trace::TraceReader& reader, TraceFacts& f) {
     addWriteNote(reader.path(), f);
 }
 
-TraceFacts readTraceFacts(const trace::TraceReader& reader) {
+TraceFacts readTraceFacts(const trace::TraceReader& reader, const FactsOptions& options) {
     TraceFacts f;
     readFamilies(reader, f);
     readLossStats(reader, f);
     reader.query("SELECT count(*), coalesce(sum(verdict = " + std::to_string(CS_VERDICT_MISS) + "), 0) FROM cache_lookups",
                  [&](const trace::Row& st) { f.lookups = colInt(st, 0), f.misses = colInt(st, 1); });
-    readPhases(reader, f.phases);
-    readSamples(reader, f);
+    readPhases(reader, f.phases, options.phaseSpans);
+    if (options.samples) readSamples(reader, f);
+    else f.cudaPrograms = reader.rowCount("cuda_programs");
     return f;
 }
 

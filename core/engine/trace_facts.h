@@ -70,7 +70,12 @@ struct TraceFacts {
     std::vector<trace::TraceProblem> problems;
 };
 
-TraceFacts readTraceFacts(const trace::TraceReader& reader);
+// What to read beyond the facts every view shows.
+struct FactsOptions {
+    bool samples = true;     // TraceFacts::samples and launchTopology (`compare`, the report's comparison)
+    bool phaseSpans = true;  // false: the trace holds no compiler-phase spans (the summary's sweep saw none)
+};
+TraceFacts readTraceFacts(const trace::TraceReader& reader, const FactsOptions& options = {});
 // Only the stats part of readTraceFacts (stats, statKinds, the write-failure note's counts): what
 // every loss figure is computed from (trace_losses.h).
 void readLossStats(const trace::TraceReader& reader, TraceFacts& f);

@@ -377,17 +377,14 @@ namespace {
 // query per row, 30 s for a 1M-event trace, and a diff reads none of them.
 std::shared_ptr<const engine::TraceAnalysis> analyseForDiff(const std::string& path) {
     auto reader = trace::TraceReader::open(path);
-    auto analysis = std::make_shared<engine::TraceAnalysis>(*engine::analyseTrace(*reader));
-    analysis->compileIndex = engine::buildCompileIndex(*reader, *analysis, kDiffIndexRows, engine::IndexDetail::Identity);
+    engine::AnalysisOptions options;
+    options.compileIndexRows = kDiffIndexRows;
+    options.indexDetail = engine::IndexDetail::Identity;
     // A build's headers and template sets, every one: the analysis keeps the costliest 50, and one
     // that falls out of that list in head has not gone.
-    if (analysis->build) {
-        engine::SessionClocks clocks;
-        for (const engine::SessionSummary& s : analysis->summary.sessions) clocks.offsets[s.id] = s.offsetNs;
-        analysis->build = std::make_shared<const engine::build::BuildReport>(
-            engine::build::buildReport(*reader, clocks, std::numeric_limits<size_t>::max()));
-    }
-    return analysis;
+    options.buildRowsKept = std::numeric_limits<size_t>::max();
+    options.comparisonSamples = false;  // diff matches compiles, not `compare`'s samples
+    return engine::analyseTrace(*reader, options);
 }
 }  // namespace
 

@@ -59,8 +59,10 @@ std::vector<RecompileTiming> readRecompileTimings(const trace::TraceReader& read
     // @time_imports `__init__` rows: their recompile share (span arg init_recompile_ns when nested in
     // their package, recompile_ns when the paste had no package row after them).
     reader.query(
-        "SELECT s.id, n.str, a.value FROM spans s JOIN strings n ON n.id = s.name_sid "
-        "JOIN span_args a ON a.span_id = s.id JOIN strings k ON k.id = a.key_sid "
+        // From the arguments (CROSS JOIN keeps them the outer loop): SQLite would otherwise scan every
+        // span for the few that carry such an argument.
+        "SELECT s.id, n.str, a.value FROM span_args a CROSS JOIN spans s ON s.id = a.span_id "
+        "JOIN strings n ON n.id = s.name_sid JOIN strings k ON k.id = a.key_sid "
         "WHERE s.category = " + std::to_string(CS_CAT_INIT) + " AND k.str IN ('recompile_ns', 'init_recompile_ns') ORDER BY s.id",
         [&](const trace::Row& st) {
             out.push_back({trace::colText(st, 1), true, trace::colInt(st, 2), trace::colInt(st, 0)});
