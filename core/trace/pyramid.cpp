@@ -92,14 +92,14 @@ PyramidBucket spanContribution(std::int64_t trackId, int level, std::int64_t sta
 void PyramidBuilder::add(std::int64_t trackId, std::int64_t startNs, std::optional<std::int64_t> durNs, int category) {
     const PyramidBucket c = spanContribution(trackId, 0, startNs, durNs, category);
     const Key key{trackId, c.bucket};
-    if (m_last && key == m_lastKey) {
-        mergeBucket(*m_last, c);
+    Recent& recent = m_recent[static_cast<std::size_t>(trackId) & 15];
+    if (recent.bucket && recent.key == key) {
+        mergeBucket(*recent.bucket, c);
         return;
     }
     auto [it, fresh] = m_finest.try_emplace(key, c);
     if (!fresh) mergeBucket(it->second, c);
-    m_last = &it->second;
-    m_lastKey = key;
+    recent = {key, &it->second};
 }
 
 std::vector<PyramidBucket> PyramidBuilder::take() {
@@ -107,7 +107,7 @@ std::vector<PyramidBucket> PyramidBuilder::take() {
     level.reserve(m_finest.size());
     for (auto& [key, b] : m_finest) level.push_back(b);
     m_finest.clear();
-    m_last = nullptr;
+    m_recent = {};
     std::sort(level.begin(), level.end(), keyLess);
     std::vector<PyramidBucket> out;
     out.reserve(level.size() * 2);

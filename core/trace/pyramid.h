@@ -13,6 +13,7 @@
 // reason: a category by busy time would need every category's sum stored to be merged.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -57,8 +58,8 @@ PyramidBucket spanContribution(std::int64_t trackId, int level, std::int64_t sta
                                int category);
 
 // Sums spans into bucket deltas of every level. Spans of one lane mostly arrive in time order, so a
-// span usually lands in the finest bucket of the span before it; the coarser levels are summed from
-// the finest when the deltas are taken.
+// span usually lands in the finest bucket of the lane's span before it; the coarser levels are
+// summed from the finest when the deltas are taken.
 class PyramidBuilder {
 public:
     void add(std::int64_t trackId, std::int64_t startNs, std::optional<std::int64_t> durNs, int category);
@@ -80,8 +81,13 @@ private:
         }
     };
     std::unordered_map<Key, PyramidBucket, KeyHash> m_finest;
-    PyramidBucket* m_last = nullptr;  // the bucket the previous span landed in (map nodes never move)
-    Key m_lastKey{0, 0};
+    // Per lane (by track id modulo 16), the bucket its previous span landed in (map nodes never
+    // move): spans of interleaved lanes mostly skip the hash lookup too.
+    struct Recent {
+        Key key{0, 0};
+        PyramidBucket* bucket = nullptr;
+    };
+    std::array<Recent, 16> m_recent{};
 };
 
 // Adds deltas to the stored rows of `span_pyramid` (INSERT ... ON CONFLICT DO UPDATE), in the
