@@ -238,7 +238,9 @@ std::optional<std::pair<std::int64_t, std::int64_t>> readPyramidExtent(const Tra
         reader, "SELECT min(bucket), max(bucket) FROM span_pyramid WHERE track_id=? AND level=0",
         [&](Statement& st) { st.bind(1, trackId); },
         [&](const Statement& st) {
-            if (!st.columnNull(0)) out = {st.columnInt(0) * pyramidWidthNs(0), (st.columnInt(1) + 1) * pyramidWidthNs(0)};
+            if (st.columnNull(0)) return;
+            const std::int64_t last = st.columnInt(1);
+            out = {pyramidBucketStartNs(st.columnInt(0), 0), pyramidBucketStartNs(last + (last < INT64_MAX), 0)};
         });
     return out;
 }

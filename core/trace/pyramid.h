@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -35,6 +36,14 @@ constexpr int pyramidShift(int level) { return kPyramidFinestShift + 2 * level; 
 constexpr std::int64_t pyramidWidthNs(int level) { return std::int64_t{1} << pyramidShift(level); }
 // The bucket of `level` that holds time `ns` (floor division, also for negative times).
 constexpr std::int64_t pyramidBucketOf(std::int64_t ns, int level) { return ns >> pyramidShift(level); }
+// Where bucket `bucket` of `level` starts, ns, saturated at the int64 limits (and `level` clamped to
+// the stored levels), for bucket indexes read from an untrusted file.
+constexpr std::int64_t pyramidBucketStartNs(std::int64_t bucket, int level) {
+    const int shift = pyramidShift(level < 0 ? 0 : level >= kPyramidLevels ? kPyramidLevels - 1 : level);
+    if (bucket > (INT64_MAX >> shift)) return INT64_MAX;
+    if (bucket < (INT64_MIN >> shift)) return INT64_MIN;
+    return bucket * (std::int64_t{1} << shift);
+}
 
 struct PyramidBucket {
     std::int64_t trackId = 0;
@@ -45,8 +54,9 @@ struct PyramidBucket {
     std::int64_t longestNs = 0;
     int category = 0;
 
-    std::int64_t startNs() const { return bucket * pyramidWidthNs(level); }
-    std::int64_t endNs() const { return startNs() + pyramidWidthNs(level); }
+    // Saturated at the int64 limits: a stored bucket index is untrusted input.
+    std::int64_t startNs() const { return pyramidBucketStartNs(bucket, level); }
+    std::int64_t endNs() const { return pyramidBucketStartNs(bucket + (bucket < INT64_MAX), level); }
     friend bool operator==(const PyramidBucket&, const PyramidBucket&) = default;
 };
 

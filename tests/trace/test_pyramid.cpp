@@ -2,6 +2,7 @@
 // the spans on random traces, an older (v1) trace is migrated and reads the same, and a live
 // recording's pyramid, after every commit and in the follower's mirror, matches the finalized one.
 #include "core/engine/timeline/pyramid_view.h"
+#include "core/trace/page_seal.h"
 #include "core/trace/pyramid.h"
 #include "core/trace/pyramid_migrate.h"
 #include "core/trace/reader.h"
@@ -275,4 +276,36 @@ TEST(SpanPyramid, LevelsAndBucketsAreFloorDivisions) {
     EXPECT_EQ(a.busyNs, INT64_MAX);
     EXPECT_EQ(a.count, 2);
     EXPECT_EQ(a.category, 2);
+}
+
+// Bucket indexes come from the file: the extremes read as times saturated at the int64 limits,
+// never as an overflow.
+TEST(SpanPyramid, HostileBucketIndexesSaturate) {
+    cs::test::TempDir dir;
+    const std::string path = dir.file("hostile.cstrace");
+    {
+        TraceWriter w(path);
+        writeSpans(w, {}, 1);
+        w.finalize();
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    execSql(db, "INSERT INTO span_pyramid VALUES (1, 0, 9223372036854775807, 1, 5, 5, 1), "
+                "(1, 0, -9223372036854775808, 1, 5, 5, 1), (1, 11, 9223372036854775807, 2, 5, 5, 1)");
+    sqlite3_close(db);
+    ASSERT_TRUE(cs::trace::sealPages(path));
+    auto reader = TraceReader::open(path);
+    const auto extent = readPyramidExtent(*reader, 1);
+    ASSERT_TRUE(extent);
+    EXPECT_EQ(extent->first, INT64_MIN);
+    EXPECT_EQ(extent->second, INT64_MAX);
+    auto view = cs::engine::PyramidView::open(*reader);
+    for (const auto& b : readWholePyramid(*reader)) {
+        EXPECT_EQ(b.startNs(), b.bucket > 0 ? INT64_MAX : INT64_MIN);
+        EXPECT_EQ(b.endNs(), b.bucket > 0 ? INT64_MAX : INT64_MIN);
+    }
+    // No stored index names a time inside [INT64_MIN, INT64_MAX): no range returns or counts one.
+    EXPECT_TRUE(view->buckets(1, kPyramidLevels - 1, 0, INT64_MAX).empty());
+    EXPECT_EQ(view->spansStartingIn(1, INT64_MIN, INT64_MAX), 0);
+    EXPECT_EQ(view->spansStartingIn(1, 0, INT64_MAX), 0);
 }

@@ -82,14 +82,17 @@ std::int64_t PyramidView::countFrom(std::int64_t trackId, int level, std::int64_
     const std::int64_t first = t0 % width == 0 ? t0 / width : trace::pyramidBucketOf(t0, level) + 1;
     const std::int64_t end = trace::pyramidBucketOf(t1, level);  // exclusive
     if (first >= end) return countFrom(trackId, level - 1, t0, t1);
-    for (const auto& b : buckets(trackId, level, first * width, end * width)) n = addCapped(n, b.count);
-    n = addCapped(n, countFrom(trackId, level - 1, t0, first * width));
-    return addCapped(n, countFrom(trackId, level - 1, end * width, t1));
+    const std::int64_t from = trace::pyramidBucketStartNs(first, level), to = trace::pyramidBucketStartNs(end, level);
+    for (const auto& b : buckets(trackId, level, from, to)) n = addCapped(n, b.count);
+    n = addCapped(n, countFrom(trackId, level - 1, t0, from));
+    return addCapped(n, countFrom(trackId, level - 1, to, t1));
 }
 
 std::int64_t PyramidView::spansStartingIn(std::int64_t trackId, std::int64_t t0, std::int64_t t1) const {
     if (t1 <= t0) return 0;
-    return countFrom(trackId, levelFor(t1 - t0), t0, t1);
+    std::int64_t width;
+    if (__builtin_sub_overflow(t1, t0, &width)) width = std::numeric_limits<std::int64_t>::max();
+    return countFrom(trackId, levelFor(width), t0, t1);
 }
 
 }  // namespace cs::engine
