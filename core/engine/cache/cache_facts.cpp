@@ -52,7 +52,9 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
         "SELECT id, session_id, ts_ns, coalesce(cache_sid, 0), program_sid, coalesce(handle_sid, 0), verdict, "
         "compile_ns, coalesce(fingerprint_sid, 0), step FROM cache_lookups "
         // A lookup of a session the trace does not hold is a trace problem (trace_problems.h), not a fact.
-        "WHERE session_id IN (SELECT id FROM sessions) ORDER BY session_id, ts_ns, id",
+        // In table order, sorted below: ORDER BY went through the (session, time) index and fetched
+        // every row by its rowid, a random read per lookup.
+        "WHERE session_id IN (SELECT id FROM sessions)",
         [&](const trace::Row& st) {
             Lookup l;
             l.id = trace::colInt(st, 0);
@@ -68,19 +70,36 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
             l.compileNs = trace::colDuration(st, 7);
             l.fingerprint = trace::colInt(st, 8);
             l.step = trace::colOpt(st, 9);
-            byId[l.id] = facts.lookups.size();
             facts.lookups.push_back(std::move(l));
         });
-    reader.query(
-        "SELECT lookup_id, name_sid, role, coalesce(digest_sid, value_sid, 0), coalesce(value_sid, digest_sid, 0) "
-        "FROM key_components ORDER BY lookup_id, ordinal",
-        [&](const trace::Row& st) {
-            auto it = byId.find(trace::colInt(st, 0));
-            if (it == byId.end()) return;  // a component of no lookup: nothing to key
-            facts.lookups[it->second].components.push_back(
-                {.name = trace::colInt(st, 1), .role = static_cast<int>(trace::colInt(st, 2)),
-                 .digest = trace::colInt(st, 3), .value = trace::colInt(st, 4)});
-        });
+    auto inOrder = [](const Lookup& a, const Lookup& b) { return std::tie(a.sessionId, a.tsNs, a.id) < std::tie(b.sessionId, b.tsNs, b.id); };
+    if (!std::is_sorted(facts.lookups.begin(), facts.lookups.end(), inOrder))
+        std::sort(facts.lookups.begin(), facts.lookups.end(), inOrder);
+    byId.reserve(facts.lookups.size());
+    for (size_t i = 0; i < facts.lookups.size(); ++i) byId[facts.lookups[i].id] = i;
+    // Each lookup's components in ordinal order. The writer stores them so, and reading the table in
+    // its own order is a sequential read; a file stored otherwise is read again through the index.
+    auto readComponents = [&](const char* order) {
+        bool ordered = true;
+        std::pair<std::int64_t, std::int64_t> last{INT64_MIN, INT64_MIN};
+        reader.query(std::string("SELECT lookup_id, name_sid, role, coalesce(digest_sid, value_sid, 0), "
+                                 "coalesce(value_sid, digest_sid, 0), ordinal FROM key_components") + order,
+                     [&](const trace::Row& st) {
+                         const std::pair<std::int64_t, std::int64_t> at{trace::colInt(st, 0), trace::colInt(st, 5)};
+                         ordered = ordered && last <= at;
+                         last = at;
+                         auto it = byId.find(at.first);
+                         if (it == byId.end()) return;  // a component of no lookup: nothing to key
+                         facts.lookups[it->second].components.push_back(
+                             {.name = trace::colInt(st, 1), .role = static_cast<int>(trace::colInt(st, 2)),
+                              .digest = trace::colInt(st, 3), .value = trace::colInt(st, 4)});
+                     });
+        return ordered;
+    };
+    if (!readComponents("")) {
+        for (Lookup& l : facts.lookups) l.components.clear();
+        readComponents(" ORDER BY lookup_id, ordinal");
+    }
     reader.query("SELECT lookup_id, method_sid, world FROM closures ORDER BY rowid", [&](const trace::Row& st) {
         auto it = byId.find(trace::colInt(st, 0));
         if (it == byId.end()) return;
