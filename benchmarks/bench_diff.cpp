@@ -3,7 +3,7 @@
 // does: both traces analysed with every compile listed (measure::kDiffIndexRows), then matched.
 // Counters: seconds and the resident memory grown, each beside its limit.
 #include "benchmarks/million_event_trace.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/measure/trace_diff.h"
 
 #include <benchmark/benchmark.h>

@@ -6,7 +6,7 @@
 // The traces: rank_traces.h.
 #include "core/engine/cache/rank_divergence.h"
 #include "core/engine/timeline/timeline_data.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"

@@ -2,6 +2,10 @@
 # cmake -DROOT=<source dir> -P; every build runs it (target compilescope_layer_check).
 #
 #   core/<layer>/  the libraries: each may include itself and the layers it links.
+#   core/engine/<sub>/  the engine's sub-layers, within its one library: common/ includes only
+#                  common/; the analyses (cache/, warp/, julia/, timeline/, cuda/, jit/, build/,
+#                  export/, fix/) and accounting/ include each other and common/, never analysis/,
+#                  the top that assembles TraceAnalysis. No source sits in the engine's root.
 #   app/<part>/    the applications: cli and recorder never include Qt; models never include
 #                  plots, widgets or gui; plots never widgets or gui; widgets never gui.
 #   tests/<dir>/   a test directory named for a layer includes that layer and what it links, nothing
@@ -23,6 +27,14 @@ set(_allowed_engine    "engine;formats;trace;util")
 set(_allowed_measure   "measure;engine;formats;trace;util")
 set(_allowed_report    "report;measure;engine;formats;util")
 set(_all_core "report;measure;engine;ingest;formats;trace;util")
+# The engine's sub-layers (core/engine/<sub>/), lowest first; each may include the engine
+# sub-directories listed (and the layers below the engine).
+set(_engine_middle "cache;warp;julia;timeline;cuda;jit;build;export;fix;accounting")
+set(_engine_common   "common")
+set(_engine_analysis "analysis;${_engine_middle};common")
+foreach(_sub ${_engine_middle})
+  set(_engine_${_sub} "${_engine_middle};common")
+endforeach()
 # The applications (app/<part>). cli includes the recorder's exit codes only (it starts the recorder).
 set(_allowed_cli      "cli;recorder;${_all_core}")
 set(_allowed_recorder "recorder;trace;util")
@@ -91,6 +103,34 @@ function(_layer_of path out)
   set(${out} "${_l}" PARENT_SCOPE)
 endfunction()
 
+# Checks the engine file `f`'s includes of the engine against its sub-layer (core/engine/<sub>/).
+function(_check_engine_sublayer f)
+  if(NOT f MATCHES "^core/engine/([a-z_]+)/")
+    set(_errors "${_errors}  ${f}: no source in the engine's root; put it in common/, accounting/, analysis/ or an analysis's directory\n" PARENT_SCOPE)
+    return()
+  endif()
+  set(_sub "${CMAKE_MATCH_1}")
+  if(NOT DEFINED _engine_${_sub})
+    set(_errors "${_errors}  ${f}: core/engine/${_sub} is not a known sub-layer of the engine (docs/architecture.md)\n" PARENT_SCOPE)
+    return()
+  endif()
+  file(STRINGS ${ROOT}/${f} _incs REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/engine/")
+  set(_err "")
+  foreach(_inc ${_incs})
+    if(_inc MATCHES "\"core/engine/([a-z_]+)/[^\"]*\"")
+      set(_to "${CMAKE_MATCH_1}")
+      list(FIND _engine_${_sub} "${_to}" _ok)
+      if(_ok EQUAL -1)
+        string(REGEX MATCH "core/engine/[^\"]+" _path "${_inc}")
+        string(APPEND _err "  ${f}: core/engine/${_sub} may not include ${_path} (engine/${_to} is not below it)\n")
+      endif()
+    elseif(_inc MATCHES "\"(core/engine/[^\"/]+)\"")
+      string(APPEND _err "  ${f}: includes ${CMAKE_MATCH_1}, a file in the engine's root\n")
+    endif()
+  endforeach()
+  set(_errors "${_errors}${_err}" PARENT_SCOPE)
+endfunction()
+
 # Checks the includes of `f` against `allowed` (a list of layers); `what` names the file's layer.
 function(_check_file f allowed what raw_sqlite qt_ok)
   file(STRINGS ${ROOT}/${f} _incs REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
@@ -154,6 +194,9 @@ foreach(_f ${_files})
     set(_raw ON)
   endif()
   _check_file("${_f}" "${_allowed_${_layer}}" "core/${_layer}" ${_raw} OFF)
+  if(_layer STREQUAL "engine")
+    _check_engine_sublayer("${_f}")
+  endif()
 endforeach()
 
 # app/

@@ -4,7 +4,7 @@
 #include "command.h"
 #include "table_printer.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/json_writer.h"
 #include "core/util/saturating.h"
 #include "core/util/units.h"

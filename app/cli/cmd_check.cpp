@@ -8,11 +8,11 @@
 
 #include "core/engine/cache/rank_divergence.h"
 #include "core/engine/cache/runtime_words.h"
-#include "core/engine/error_verdict.h"
-#include "core/engine/rank_compare.h"
-#include "core/engine/session_labels.h"
-#include "core/engine/trace_figures.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/error_verdict.h"
+#include "core/engine/analysis/rank_compare.h"
+#include "core/engine/accounting/session_labels.h"
+#include "core/engine/analysis/trace_figures.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/engine/warp/warp_verdict.h"
 #include "core/trace/reader.h"
 #include "core/util/units.h"
@@ -30,7 +30,7 @@ void printIncomplete(std::ostream& out, const std::string& label, std::int64_t l
 }
 
 // Warp's module loads replayed as its kernel cache, as explain, the Cache view and the Ranks view
-// count them: keyed figures (engine/trace_figures.h), so a Warp log's misses read the same everywhere.
+// count them: keyed figures (engine/analysis/trace_figures.h), so a Warp log's misses read the same everywhere.
 void printModuleCache(std::ostream& out, const engine::TraceFigures& f) {
     if (!f.find("modules.cache.lookups")) return;
     out << "  module loads (Warp's kernel cache, replayed): lookups " << engine::figureText(f, "modules.cache.lookups")
@@ -54,7 +54,7 @@ void printVerdict(std::ostream& out, const std::string& label, const engine::Acc
 // The replay's account, under the whole verdict: a trace that also loaded Warp modules is judged by
 // their rule too (warp_verdict.h), whose row follows the replay's failures, as are [error] findings
 // (error_verdict.h).
-// The counts are keyed figures (engine/trace_figures.h), as the GUI and the report show them.
+// The counts are keyed figures (engine/analysis/trace_figures.h), as the GUI and the report show them.
 void printAcceptance(std::ostream& out, const std::string& label, const engine::CacheAnalysis& a,
                      const engine::AcceptanceVerdict& verdict, const engine::TraceFigures& figures) {
     const auto& acc = a.acceptance;

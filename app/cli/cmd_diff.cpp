@@ -3,7 +3,7 @@
 #include "command.h"
 #include "diff_output.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 
 #include <stdexcept>
 

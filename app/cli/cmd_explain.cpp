@@ -3,8 +3,8 @@
 #include "command.h"
 #include "loss_line.h"
 
-#include "core/engine/trace_analysis.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/trace_figures.h"
 #include "core/engine/warp/warp_cache_lookups.h"
 #include "core/util/units.h"
 
@@ -14,7 +14,7 @@
 namespace cs::cli {
 
 namespace {
-// One replayed cache: its counts (the keyed figures under `prefix`, engine/trace_figures.h, as check,
+// One replayed cache: its counts (the keyed figures under `prefix`, engine/analysis/trace_figures.h, as check,
 // the GUI and the report give them), its misses with their causes, then its hits, guards and
 // disagreements.
 void explainCache(const engine::CacheAnalysis* a, const engine::TraceFigures& f, const std::string& prefix,

@@ -3,7 +3,7 @@
 #include "command.h"
 #include "loss_line.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 

@@ -5,8 +5,8 @@
 #include "diff_output.h"
 #include "fix_output.h"
 
-#include "core/engine/fix/fix_plan.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/fix_sources.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/measure/trace_diff.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
@@ -66,10 +66,10 @@ std::optional<std::string> selectFindings(const engine::TraceAnalysis& a, const 
 engine::fix::FixPlan planFor(const std::string& trace, const engine::TraceAnalysis& a, const std::set<size_t>& only) {
     auto reader = trace::TraceReader::open(trace);
     auto context = engine::fix::loadFixContext(*reader, std::filesystem::current_path().string());
-    if (only.empty()) return engine::fix::planFixes(a, context);
+    if (only.empty()) return engine::fix::planFixes(engine::fixSourcesOf(a), context);
     engine::fix::FixPlan plan;
     for (auto i : only) {
-        auto part = engine::fix::planFixes(a, context, i);
+        auto part = engine::fix::planFixes(engine::fixSourcesOf(a), context, i);
         for (auto& c : part.changes) plan.changes.push_back(std::move(c));
         for (auto& n : part.none) plan.none.push_back(std::move(n));
     }

@@ -1,11 +1,11 @@
 // `compilescope info TRACE [--json]`: what a trace holds, at a glance, and what was lost on the way in.
-// Every figure is the engine's analysis (core/engine/trace_analysis.h), the same the GUI's Overview
+// Every figure is the engine's analysis (core/engine/analysis/trace_analysis.h), the same the GUI's Overview
 // and the report show.
 #include "command.h"
 #include "table_printer.h"
 
-#include "core/engine/trace_analysis.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/trace_figures.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 #include "core/util/json_writer.h"
@@ -50,7 +50,7 @@ void printJson(std::ostream& out, const trace::TraceReader& reader, const engine
         j.beginObject().key("kind").value(p.kind).key("table").value(p.table).key("column").value(p.column)
             .key("count").value(p.count).key("first_rowid").value(p.firstRowId).endObject();
     j.endArray();
-    // Every headline figure under its stable key (engine/trace_figures.h), as the GUI and report show it.
+    // Every headline figure under its stable key (engine/analysis/trace_figures.h), as the GUI and report show it.
     j.key("figures");
     engine::writeFiguresJson(j, engine::traceFigures(a));
     j.endObject();

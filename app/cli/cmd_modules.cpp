@@ -4,7 +4,7 @@
 #include "table_printer.h"
 
 #include "core/engine/warp/warp_diagnosis.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 
 #include <algorithm>
 #include <cstdio>

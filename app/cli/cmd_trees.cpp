@@ -5,8 +5,8 @@
 
 #include "core/engine/julia/invalidation_load.h"
 #include "core/engine/julia/invalidation_printed.h"
-#include "core/engine/trace_analysis.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/trace_figures.h"
 
 #include <charconv>
 
@@ -63,7 +63,7 @@ int runTrees(const std::vector<std::string>& args, CommandIo& io) {
         return Exit::Ok;
     }
     engine::printTrees(io.out, *shown, options);
-    // Each tree's counts, the keyed figures (engine/trace_figures.h) the GUI and the report show: on
+    // Each tree's counts, the keyed figures (engine/analysis/trace_figures.h) the GUI and the report show: on
     // stderr, as stdout stays SnoopCompile's text. Children and invalidated MethodInstances are two
     // counts, labelled apart. A filter renumbers the trees, so only the whole forest gets them.
     if (module.empty() && minChildren == 0) {

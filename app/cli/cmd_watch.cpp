@@ -3,7 +3,7 @@
 // acceptance verdict with `check`'s exit status.
 //
 // Why poll and re-analyse: a finding is a property of the whole trace so far (a recompile needs the
-// entry it missed against), and the one analysis (core/engine/trace_analysis.h) is what every view
+// entry it missed against), and the one analysis (core/engine/analysis/trace_analysis.h) is what every view
 // prints; watching prints exactly what `findings` would print at that moment, each finding once.
 // Each poll copies only the newly committed rows into a private mirror in one short read transaction
 // (core/trace/trace_follower.h), so the recorder never waits on the watcher and the recording is read
@@ -11,7 +11,7 @@
 #include "cache_text.h"
 #include "command.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"

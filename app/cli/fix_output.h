@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/engine/fix/fix_plan.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 
 #include <ostream>
 #include <string>

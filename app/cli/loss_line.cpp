@@ -1,7 +1,7 @@
 // The loss line of every figure-printing verb; see loss_line.h.
 #include "loss_line.h"
 
-#include "core/engine/trace_facts.h"
+#include "core/engine/accounting/trace_facts.h"
 #include "core/trace/trace_problems.h"
 
 namespace cs::cli {

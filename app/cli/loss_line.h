@@ -1,11 +1,11 @@
 // The loss line every verb that prints figures shows (issue 40): events lost, input not read, or rows
-// left out as trace problems (core/engine/trace_losses.h), in the words `info` and the report use.
+// left out as trace problems (core/engine/accounting/trace_losses.h), in the words `info` and the report use.
 //
 // Why: `explain`, `findings`, `trees`, `modules` and `export` printed figures of a trace that had lost
 // events or rows without a word, while `info` and the report said so.
 #pragma once
 
-#include "core/engine/trace_losses.h"
+#include "core/engine/accounting/trace_losses.h"
 
 #include <ostream>
 

@@ -1,6 +1,6 @@
 #include "record_losses.h"
 
-#include "core/engine/trace_losses.h"
+#include "core/engine/accounting/trace_losses.h"
 #include "core/trace/reader.h"
 #include "core/trace/table_readers.h"
 #include "core/util/saturating.h"

@@ -85,7 +85,7 @@ public:
     BuildView* build() const { return m_build; }
     RanksView* ranks() const { return m_ranks; }
     // --ranks: the open traces are the ranks of one job, compared even when they ran different
-    // programs; otherwise only traces of one program are (engine/rank_compare.h). Before openTraces.
+    // programs; otherwise only traces of one program are (engine/analysis/rank_compare.h). Before openTraces.
     void setCompareAsRanks(bool asRanks) { m_asRanks = asRanks; }
     // File > Compare with baseline…: opens `path` as the baseline (dimmed on the timeline, aligned at its
     // start like every trace) and shows the Diff view of it against the current trace.

@@ -7,7 +7,7 @@
 // evidence, a rank's evidence and a timeline mark reach a row by the same path.
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 #include "core/engine/timeline/timeline_data.h"
 
 #include <QString>

@@ -2,7 +2,7 @@
 // the timeline.
 #include "app/models/document_set.h"
 
-#include "core/engine/session_labels.h"
+#include "core/engine/accounting/session_labels.h"
 
 #include <algorithm>
 #include <string>

@@ -28,7 +28,7 @@ struct InvalidationTreeSnapshot : InvalidationTree {
     std::vector<int> itemOfTree;  // forest tree -> its root row
 };
 // With `figures` (the analysis's, for its whole forest), each root row shows its tree's keyed figures
-// (engine/trace_figures.h: one number per tree in trees, the CLI, this view and the report).
+// (engine/analysis/trace_figures.h: one number per tree in trees, the CLI, this view and the report).
 std::shared_ptr<const InvalidationTreeSnapshot> buildInvalidationTree(std::shared_ptr<const engine::InvalidationForest> forest,
                                                                       const engine::TraceFigures* figures = nullptr);
 InvalidationsModel* makeInvalidationsModel(QObject* parent);

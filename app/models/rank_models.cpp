@@ -3,8 +3,8 @@
 
 #include "text.h"
 
-#include "core/engine/rank_compare.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/rank_compare.h"
+#include "core/engine/analysis/trace_analysis.h"
 
 #include <QStringList>
 
@@ -43,7 +43,7 @@ RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs, bool as
         if (a) {
             ranks.push_back(engine::rankTraceOf(d.label.toStdString(), a));
             row.compileNs = a->summary.compileNs;
-            // The trace's one miss figure (engine/trace_figures.h, "misses"): Warp's compiled module
+            // The trace's one miss figure (engine/analysis/trace_figures.h, "misses"): Warp's compiled module
             // loads count, as in check, explain and the Cache view (the lookups alone read 0 for Warp).
             const engine::Figure* misses = d.analyses->figures ? d.analyses->figures->find("misses") : nullptr;
             row.misses = misses ? misses->value : std::nullopt;

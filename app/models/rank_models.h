@@ -1,5 +1,5 @@
 // The Ranks view's snapshot: every open trace read as a rank of one job, compared by
-// engine::compareRanks over their analyses (engine/rank_compare.h: the numbers `check` and the
+// engine::compareRanks over their analyses (engine/analysis/rank_compare.h: the numbers `check` and the
 // report's Ranks section show), one row per rank: its compile time, against the median rank's, its
 // misses, whether it is slow, and how many divergent programs and steps it is on the odd side of.
 //
@@ -47,7 +47,7 @@ struct RanksSnapshot {
 using RanksPtr = std::shared_ptr<const RanksSnapshot>;
 
 // Compares the analysed documents (labels as they are); the others are rows that say "loading".
-// They are compared as ranks when they ran one program (engine/rank_compare.h) or `asRanks` (the
+// They are compared as ranks when they ran one program (engine/analysis/rank_compare.h) or `asRanks` (the
 // GUI's --ranks); otherwise the rows carry their figures and nothing is compared.
 RanksPtr compareDocuments(const std::vector<const TraceDocument*>& docs, bool asRanks = false);
 // "12 ranks: they compiled the same programs at the same steps. Median compile time 2.10 s; 1 slow rank."

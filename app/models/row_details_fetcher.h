@@ -10,7 +10,7 @@
 
 #include "latest_request_thread.h"
 
-#include "core/engine/row_details.h"
+#include "core/engine/analysis/row_details.h"
 
 #include <QObject>
 #include <QString>

@@ -4,7 +4,7 @@
 #include "table_model.h"
 #include "trace_document.h"
 
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_figures.h"
 
 namespace cs::gui {
 
@@ -31,7 +31,7 @@ SessionModel* makeSessionModel(QObject* parent);
 using ProblemModel = TableModel<std::string>;
 ProblemModel* makeProblemModel(QObject* parent);
 
-// Every keyed figure of the trace (engine/trace_figures.h), as `compilescope info --json` and the
+// Every keyed figure of the trace (engine/analysis/trace_figures.h), as `compilescope info --json` and the
 // report key them: label, the figure's own text (engine::figureText) and its key. Nothing here
 // computes a figure. Empty until the document is analysed.
 using FiguresModel = TableModel<engine::Figure>;

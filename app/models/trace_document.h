@@ -6,13 +6,13 @@
 #pragma once
 
 #include "core/engine/cache/cache_analysis.h"
-#include "core/engine/compile_summary.h"
+#include "core/engine/accounting/compile_summary.h"
 #include "core/engine/julia/invalidation_trees.h"
 #include "core/engine/warp/warp_modules.h"
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 #include "core/engine/timeline/timeline_data.h"
-#include "core/engine/trace_analysis.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/trace_figures.h"
 
 #include <QMetaType>
 #include <QString>
@@ -33,7 +33,7 @@ struct Analyses {
     std::shared_ptr<const engine::CacheAnalysis> cache;
     std::shared_ptr<const engine::warp::ModuleReport> modules;
     std::shared_ptr<const engine::InvalidationForest> invalidations;
-    // Every keyed figure (engine/trace_figures.h), computed once per analysis: what the Overview lists.
+    // Every keyed figure (engine/analysis/trace_figures.h), computed once per analysis: what the Overview lists.
     std::shared_ptr<const engine::TraceFigures> figures;
 };
 using AnalysesPtr = std::shared_ptr<const Analyses>;

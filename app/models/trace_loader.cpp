@@ -2,8 +2,8 @@
 
 #include "load_gate.h"
 
-#include "core/engine/trace_analysis.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/trace_figures.h"
 #include "core/trace/live_registry.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
@@ -142,7 +142,7 @@ void TraceLoader::run(int docId, const QString& path, const std::shared_ptr<std:
         std::error_code ec;
         if (std::filesystem::is_regular_file(file, ec) && std::filesystem::file_size(file, ec) > 0 && !ec && !isSqliteFile(file))
             file = importForeign(file, docId);
-        // The one analysis of the trace (core/engine/trace_analysis.h), over the summary just
+        // The one analysis of the trace (core/engine/analysis/trace_analysis.h), over the summary just
         // published: every view renders it, nothing is computed twice.
         auto analyse = [&](const trace::TraceReader& reader, const SummaryPtr& summary, int from, int to) {
             auto trace = engine::analyseTrace(reader, *summary, {}, stageControl(from, to));

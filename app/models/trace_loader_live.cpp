@@ -13,7 +13,7 @@
 // that is longer, so following a big recording keeps the viewer at most half busy.
 #include "trace_loader.h"
 
-#include "core/engine/load_control.h"
+#include "core/engine/common/load_control.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 #include "core/trace/trace_follower.h"

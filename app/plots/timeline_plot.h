@@ -93,7 +93,7 @@ public:
     // time and longest names; a lookup's verdict. "" over nothing.
     QString tooltipAt(QPoint pos) const;
     QString tooltipText(const TimelineSelection& s) const;
-    // What the selected row means, from the trace's analysis (engine/row_story.h): for a lookup what
+    // What the selected row means, from the trace's analysis (engine/analysis/row_story.h): for a lookup what
     // moved and the compile it caused, for a module load its identity, for a compile the lookup that
     // caused it; each line a sentence. "" when the analysis has nothing to say (or is not loaded).
     QString storyText(const TimelineSelection& s) const;

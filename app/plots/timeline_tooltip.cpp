@@ -4,7 +4,7 @@
 
 #include "time_axis.h"
 #include "app/models/text.h"
-#include "core/engine/row_story.h"
+#include "core/engine/analysis/row_story.h"
 #include "core/util/saturating.h"
 
 #include <compilescope/trace_constants.h>

@@ -1,7 +1,7 @@
 #include "acceptance_verdict.h"
 
 #include "app/models/text.h"
-#include "core/engine/error_verdict.h"
+#include "core/engine/analysis/error_verdict.h"
 #include "core/engine/warp/warp_verdict.h"
 
 #include <QLabel>
@@ -39,7 +39,7 @@ QString judgedVerdictHtml(const TraceDocument& doc) {
         return html;
     }
     const engine::AcceptanceResult& a = doc.analyses->cache->acceptance;
-    // The counts as keyed figures (engine/trace_figures.h), the texts check and the report give.
+    // The counts as keyed figures (engine/analysis/trace_figures.h), the texts check and the report give.
     auto figure = [&doc](const char* key) {
         return doc.analyses->figures ? qs(engine::figureText(*doc.analyses->figures, key)) : QStringLiteral("unknown");
     };

@@ -20,7 +20,7 @@ namespace cs::gui {
 
 namespace {
 // The Warp module cache in words, under the acceptance verdict (which it is no part of); its counts
-// are the keyed figures (engine/trace_figures.h) that check, explain and the report give.
+// are the keyed figures (engine/analysis/trace_figures.h) that check, explain and the report give.
 QString moduleCacheHtml(const engine::CacheAnalysis* modules, const engine::TraceFigures* figures) {
     if (!modules || !figures) return {};
     return QStringLiteral("<br><b>Warp module loads</b> replayed as the kernel cache (key: module hash, device, "

@@ -2,6 +2,7 @@
 
 #include "filtered_table.h"
 
+#include "core/engine/analysis/fix_sources.h"
 #include "core/engine/fix/fix_view.h"
 
 #include <QAction>
@@ -95,7 +96,7 @@ FindingsView::FindingsView(QWidget* parent)
 
 void FindingsView::setDocument(const TraceDocument& doc) {
     m_analysis = doc.analyses ? doc.analyses->trace : nullptr;
-    m_plan = m_analysis ? std::make_shared<const engine::fix::FixPlan>(engine::fix::planFixesForTrace(*m_analysis)) : nullptr;
+    m_plan = m_analysis ? std::make_shared<const engine::fix::FixPlan>(engine::fix::planFixesForTrace(engine::fixSourcesOf(*m_analysis))) : nullptr;
     fill(doc.findings);
 }
 
@@ -107,7 +108,7 @@ void FindingsView::select(const engine::Finding* f) {
 
 const engine::fix::FixChange* FindingsView::currentChange() const {
     if (!m_selected || !m_plan || !m_analysis) return nullptr;
-    return engine::fix::changeFor(*m_plan, *m_analysis, *m_selected);
+    return engine::fix::changeFor(*m_plan, engine::fixSourcesOf(*m_analysis), *m_selected);
 }
 
 QDialog* FindingsView::showChange() {

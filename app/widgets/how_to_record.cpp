@@ -2,7 +2,7 @@
 #include "how_to_record.h"
 
 #include "app/models/text.h"
-#include "core/engine/compile_summary.h"
+#include "core/engine/accounting/compile_summary.h"
 
 namespace cs::gui {
 

@@ -68,7 +68,7 @@ void InvalidationsView::setDocument(const TraceDocument& doc) {
 void InvalidationsView::rebuild() {
     m_shown = m_forest;
     if (m_forest && m_module->currentIndex() > 0) m_shown = engine::filterTrees(*m_forest, m_module->currentText().toStdString(), 0);
-    // The whole forest's rows and summary show its keyed figures (engine/trace_figures.h); a module's
+    // The whole forest's rows and summary show its keyed figures (engine/analysis/trace_figures.h); a module's
     // trees are a filter's own counts.
     const engine::TraceFigures* figures = m_shown == m_forest ? m_figures.get() : nullptr;
     m_tree = buildInvalidationTree(m_shown, figures);

@@ -1,4 +1,4 @@
-// The banner that says what a trace is missing (core/engine/trace_losses.h), shown above the
+// The banner that says what a trace is missing (core/engine/accounting/trace_losses.h), shown above the
 // Overview and the Timeline so no figure is read without it.
 #pragma once
 

@@ -52,7 +52,7 @@ private:
 };
 
 // "5.35 s compiling, 53.5% of 10.0 s clocked wall time · 3 session(s)": every figure the text of its
-// key in `figures` (engine/trace_figures.h); `s` only says whether the trace compiled at all.
+// key in `figures` (engine/analysis/trace_figures.h); `s` only says whether the trace compiled at all.
 QString compileHeadline(const engine::CompileSummary& s, const engine::TraceFigures& figures);
 
 }  // namespace cs::gui

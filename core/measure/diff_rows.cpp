@@ -1,7 +1,7 @@
 #include "core/measure/diff_rows.h"
 
 #include "core/engine/build/build_report.h"
-#include "core/engine/compile_index.h"
+#include "core/engine/analysis/compile_index.h"
 #include "core/engine/julia/timing_findings.h"
 #include "core/util/saturating.h"
 

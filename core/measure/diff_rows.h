@@ -10,7 +10,7 @@
 // its parts (frontend / backend, compilation / recompilation), so the diff can say which part moved.
 #pragma once
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 
 #include <cstdint>
 #include <string>

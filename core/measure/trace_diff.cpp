@@ -2,8 +2,8 @@
 
 #include "core/engine/cache/verdict.h"
 #include "core/engine/build/build_report.h"
-#include "core/engine/compile_index.h"
-#include "core/engine/session_clocks.h"
+#include "core/engine/analysis/compile_index.h"
+#include "core/engine/accounting/session_clocks.h"
 #include "core/measure/diff_rows.h"
 #include "core/measure/comparison.h"
 #include "core/trace/reader.h"

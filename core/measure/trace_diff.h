@@ -19,7 +19,7 @@
 // and a cost change must leave the noise band of `compare` (noise_band.h) to count as slower or faster.
 #pragma once
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 
 #include <cstdint>
 #include <memory>

@@ -9,7 +9,7 @@
 #include "core/report/sections.h"
 
 #include "core/engine/cache/rank_divergence.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/json_writer.h"
 #include "core/util/on_every_core.h"
 #include "core/util/saturating.h"
@@ -79,7 +79,7 @@ std::string reportJson(const std::vector<TraceReport>& traces) {
     return ss.str();
 }
 
-// What a trace is missing comes before any figure (engine/trace_losses.h).
+// What a trace is missing comes before any figure (engine/accounting/trace_losses.h).
 void renderLossBanner(HtmlBuilder& body, const std::vector<TraceReport>& traces) {
     bool any = false;
     for (const auto& t : traces) any = any || (t.analysis && t.analysis->losses.anyToShow());

@@ -44,7 +44,7 @@ struct ReportOptions {
     // and writeReportSplit compute it from `baseline`; renderReport takes it as given.
     std::shared_ptr<const measure::TraceDiff> baselineDiff;
     // --ranks: several traces are the ranks of one job, whatever their programs. Otherwise only
-    // traces of one program (engine/rank_compare.h) are compared as ranks.
+    // traces of one program (engine/analysis/rank_compare.h) are compared as ranks.
     bool asRanks = false;
 };
 

@@ -8,9 +8,9 @@
 // the same functions through writeReport().
 #pragma once
 
-#include "core/engine/finding.h"
-#include "core/engine/trace_analysis.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/common/finding.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/trace_figures.h"
 
 #include <cstdint>
 #include <map>
@@ -91,7 +91,7 @@ struct InvalidationNode {
     std::optional<std::int64_t> costNs;
     std::vector<InvalidationNode> kids;
     // A tree's root: its keys in TraceFigures ("invalidations.tree.2") and their texts, shown in place
-    // of children and cost, beside its invalidated MethodInstances (engine/trace_figures.h, issue 35).
+    // of children and cost, beside its invalidated MethodInstances (engine/analysis/trace_figures.h, issue 35).
     std::string figureKey{};
     std::string childrenText{}, invalidatedText{}, costText{};
 };
@@ -112,7 +112,7 @@ struct TraceReport {
     // analysed without a timeline digest or compile index and appear in Ranks only.
     bool detailed = true;
     std::shared_ptr<const engine::TraceAnalysis> analysis;  // what every section renders
-    // Every keyed figure (engine/trace_figures.h): a tile or table cell that shows one carries its
+    // Every keyed figure (engine/analysis/trace_figures.h): a tile or table cell that shows one carries its
     // key as data-figure and takes its value from here.
     engine::TraceFigures figures;
     Summary summary;

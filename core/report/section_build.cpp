@@ -8,7 +8,7 @@
 // unchanged.
 #include "core/report/sections.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/units.h"
 
 #include <algorithm>

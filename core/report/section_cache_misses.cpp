@@ -46,7 +46,7 @@ void renderCacheMisses(HtmlBuilder& h, const std::vector<TraceReport>& traces) {
             emptyNote(h, t.summary.lookups ? "Every cache lookup hit." : "The trace records no cache lookups.");
             continue;
         }
-        // The count under its one definition (engine/trace_figures.h), as the tile and check give it.
+        // The count under its one definition (engine/analysis/trace_figures.h), as the tile and check give it.
         if (const engine::Figure* f = t.figures.find("cache.misses.replayed")) {
             h.open("p", {{"class", "hint"}}).leaf("span", engine::figureText(*f), {{"data-figure", f->key}});
             h.text(" " + f->label).close();

@@ -2,15 +2,15 @@
 //
 // Why this layout: PyTorch users share compile problems as tlparse reports, whose first page lists
 // every compile id with a status icon, each linking to its own artifacts. Ours does the same over
-// the engine's compile index (engine/compile_index.h): one row per lookup, module load, program,
+// the engine's compile index (engine/analysis/compile_index.h): one row per lookup, module load, program,
 // driver JIT operation and compile span, with the outcome as an icon, why it happened and what it
 // cost; each row links to its details (the key with before -> after for a miss, options, log text,
 // phase durations, the findings that cite it, its place on the timeline). In a split report the
 // details are pages of their own, as tlparse writes a folder per compile.
 #include "core/report/sections.h"
 
-#include "core/engine/compile_index.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/compile_index.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/saturating.h"
 #include "core/util/units.h"
 

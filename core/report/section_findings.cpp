@@ -1,9 +1,10 @@
-// Findings with fixes: every analysis's conclusions (engine/all_findings.h), the same list the CLI's
+// Findings with fixes: every analysis's conclusions (engine/analysis/all_findings.h), the same list the CLI's
 // `findings` prints and the GUI shows, most severe and most costly first.
 #include "core/report/sections.h"
 
+#include "core/engine/analysis/fix_sources.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/engine/fix/fix_view.h"
-#include "core/engine/trace_analysis.h"
 #include "core/util/units.h"
 
 #include <algorithm>
@@ -65,7 +66,7 @@ void renderFinding(HtmlBuilder& h, const TraceReport& t, size_t index, const Lin
     }
     h.close();  // dl
     if (t.analysis)
-        if (const auto* c = engine::fix::changeFor(plan, *t.analysis, f)) renderChange(h, *c, "Show the change: " + c->summary);
+        if (const auto* c = engine::fix::changeFor(plan, engine::fixSourcesOf(*t.analysis), f)) renderChange(h, *c, "Show the change: " + c->summary);
     h.close();  // details
 }
 }  // namespace
@@ -77,7 +78,7 @@ void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces, cons
     h.open("div", {{"class", "filters"}, {"id", "finding-filters"}}).close();  // severity chips (script)
     for (const auto& t : traces) {
         traceHeading(h, traces, t);
-        const engine::fix::FixPlan plan = t.analysis ? engine::fix::planFixesForTrace(*t.analysis) : engine::fix::FixPlan{};
+        const engine::fix::FixPlan plan = t.analysis ? engine::fix::planFixesForTrace(engine::fixSourcesOf(*t.analysis)) : engine::fix::FixPlan{};
         if (t.findings.empty()) emptyNote(h, "No analysis found anything to report in this trace.");
         for (const auto& c : plan.changes)
             if (c.finding == engine::fix::kNoFinding) renderChange(h, c, "Show the change for the whole trace: " + c.summary);

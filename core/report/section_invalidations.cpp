@@ -9,7 +9,7 @@
 // and kNodeBudget nodes per trace, and the cut is stated.
 #include "core/report/sections.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/units.h"
 
 #include <algorithm>
@@ -174,7 +174,7 @@ void renderNode(HtmlBuilder& h, const InvalidationNode& n, int depth) {
     }
     h.close();
 }
-// The forest's counts under their keys (engine/trace_figures.h): children and invalidated
+// The forest's counts under their keys (engine/analysis/trace_figures.h): children and invalidated
 // MethodInstances are two figures, labelled apart (docs/invalidations.md, "What is counted").
 void renderForestFigures(HtmlBuilder& h, const TraceReport& t) {
     h.open("p", {{"class", "hint forest-figures"}});

@@ -7,9 +7,9 @@
 // the pace of its slowest rank, so the rank that diverges is the first thing to see, with its
 // evidence, not something to find by reading 256 summaries.
 #include "core/engine/cache/rank_divergence.h"
-#include "core/engine/rank_compare.h"
-#include "core/engine/session_labels.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/rank_compare.h"
+#include "core/engine/accounting/session_labels.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/report/sections.h"
 
 #include "core/util/units.h"
@@ -160,7 +160,7 @@ void renderEveryRank(HtmlBuilder& h, const std::vector<TraceReport>& traces, con
         const size_t i = order[k];
         const auto& t = traces[i];
         const bool slow = std::any_of(d.slow.begin(), d.slow.end(), [&](const engine::RankSlow& s) { return s.rank == t.label; });
-        // The trace's one miss figure (engine/trace_figures.h): Warp's compiled module loads count, as
+        // The trace's one miss figure (engine/analysis/trace_figures.h): Warp's compiled module loads count, as
         // in check and the GUI's Ranks view; a trace without lookups or module loads has none.
         const engine::Figure* missFigure = t.figures.find("misses");
         const std::int64_t misses = missFigure ? missFigure->value.value_or(0) : -1;

@@ -1,13 +1,13 @@
 // Summary and acceptance verdict: what the trace holds, where the compile time went, and whether the
 // run passes the acceptance check.
 //
-// Every figure is the engine's (engine/trace_analysis.h): compile time and cache-load time as
+// Every figure is the engine's (engine/analysis/trace_analysis.h): compile time and cache-load time as
 // docs/accounting.md defines them, the time span of the clocked work, and the verdict judged once by
 // engine/cache/verdict.h ("misses == entries" and no miss after the first step; from the replay
 // when lookups were recorded, from the runtime's cache_stats() counters otherwise).
 #include "core/report/sections.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/units.h"
 #include "core/util/saturating.h"
 
@@ -75,7 +75,7 @@ struct Tile {
     std::string figure{};  // the TraceFigures key whose value this tile shows ("": not a keyed figure)
 };
 
-// A tile of keyed figure `key` (engine/trace_figures.h): its value is the figure's own text.
+// A tile of keyed figure `key` (engine/analysis/trace_figures.h): its value is the figure's own text.
 Tile keyed(const TraceReport& t, const std::string& key, std::string label, std::string sub, bool zero) {
     const engine::Figure* f = t.figures.find(key);
     return {std::move(label), f ? engine::figureText(*f) : "-", std::move(sub), zero, f ? key : std::string()};
@@ -135,7 +135,7 @@ std::vector<Tile> chooseTiles(const TraceReport& t) {
                 "); " + engine::figureText(*unclocked) + " from logs without a clock";
     if (s.untimedCompiles) share += "; " + std::to_string(s.untimedCompiles) + " compiles, time not recorded";
     // Compiles printed without their time and none timed: the compile_ns figure is unknown, not 0 ns
-    // (issue 35, engine/trace_figures.h).
+    // (issue 35, engine/analysis/trace_figures.h).
     tiles.push_back(keyed(t, "compile_ns", "compile time", share, s.compileNs == 0 && s.untimedCompiles == 0));
     tiles.push_back(keyed(t, "cache_load_ns", "cache-load time", "loading code compiled before", s.cacheLoadNs == 0));
     tiles.push_back(keyed(t, "time_span_ns", "time span", s.timeBases, span == 0));

@@ -32,7 +32,7 @@ namespace cs::report {
 using measure::Ledger;
 
 
-// Each shapes one part of the engine's analysis (engine/trace_analysis.h) for its section.
+// Each shapes one part of the engine's analysis (engine/analysis/trace_analysis.h) for its section.
 void collectSummary(const engine::TraceAnalysis& analysis, TraceReport& r);
 void collectCacheMisses(const engine::CacheAnalysis& cache, TraceReport& r);
 void collectRepeatedHashes(const engine::warp::ModuleReport& modules, TraceReport& r);
@@ -56,7 +56,7 @@ struct Links {
 void renderChangedSinceBaseline(HtmlBuilder& h, const measure::TraceDiff& diff, const TraceReport& t, const Links& links);
 void renderSummary(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 void renderFindings(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Links& links);
-// The index of every compile and cache event (engine/compile_index.h): sortable, filterable, each
+// The index of every compile and cache event (engine/analysis/compile_index.h): sortable, filterable, each
 // row linking to its details.
 void renderCompileIndex(HtmlBuilder& h, const std::vector<TraceReport>& traces, const Links& links);
 // Every listed compile's details, one <article> each (single-file report).
@@ -72,7 +72,7 @@ void renderPhases(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 bool anyBuild(const std::vector<TraceReport>& traces);
 void renderBuild(HtmlBuilder& h, const std::vector<TraceReport>& traces);
 // Several traces as the ranks of one job (engine/cache/rank_divergence.h); nothing for one trace.
-// Traces of different programs (engine/rank_compare.h) are only said to be "not compared", unless
+// Traces of different programs (engine/analysis/rank_compare.h) are only said to be "not compared", unless
 // `asRanks` (report --ranks, the GUI's --ranks) says they are the ranks of one job.
 void renderRanks(HtmlBuilder& h, const std::vector<TraceReport>& traces, bool asRanks);
 // Whether renderRanks compares the traces as ranks: several traces of one program, or `asRanks`.

@@ -1,6 +1,6 @@
 // TraceFollower: follows a trace that a recorder is still writing, reading only what is new.
 //
-// Why a mirror: every view renders the one analysis of a trace (core/engine/trace_analysis.h), and
+// Why a mirror: every view renders the one analysis of a trace (core/engine/analysis/trace_analysis.h), and
 // the analyses read a TraceReader. Re-reading the recording itself on every refresh made the cost of
 // a refresh grow with the job, and a long read transaction on the recorder's file holds back its WAL
 // checkpoints (the WAL then grows without bound). So the follower keeps a private copy, the mirror,

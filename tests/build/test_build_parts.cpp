@@ -3,9 +3,9 @@
 #include "ingest/imported_trace.h"
 
 #include "core/engine/build/build_report.h"
-#include "core/engine/session_labels.h"
+#include "core/engine/accounting/session_labels.h"
 #include "core/engine/timeline/timeline_search.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/formats/ninja_log_lines.h"
 #include "core/util/json_reader.h"
 

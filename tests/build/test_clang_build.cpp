@@ -5,7 +5,7 @@
 #include "test_util.h"
 #include "trace_query.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/ingest/import_files.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"

@@ -3,8 +3,8 @@
 // write failure kept beside the trace (<trace>.note, core/trace/write_note.h).
 #include "app/cli/record_losses.h"
 #include "cli_runner.h"
-#include "core/engine/trace_facts.h"
-#include "core/engine/trace_losses.h"
+#include "core/engine/accounting/trace_facts.h"
+#include "core/engine/accounting/trace_losses.h"
 #include "core/trace/reader.h"
 #include "core/trace/write_note.h"
 #include "core/trace/writer.h"

@@ -1,8 +1,8 @@
 // The acceptance verdict agrees with the findings (issue 35): an [error] finding never goes with PASS
 // or "not applicable". Run on the public logs of tests/data, imported as the user imports them.
 #include "cli_runner.h"
-#include "core/engine/error_verdict.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/error_verdict.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 // load), and a third run that compiles the same cache entry again (the cache was not kept).
 // tests/device/cupti_check.sh produces the same finding from a real GPU run.
 #include "collectors/cuda/cupti/cupti_decode.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
 #include "test_util.h"

@@ -3,7 +3,7 @@
 // nvJitLink, all on the CPU. The trace must hold each program, its options in order, positive
 // durations, the sizes the program itself saw, and the link's inputs; the program's own output must
 // be the same as without recording (the interposer never changes a call).
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/trace/reader.h"
 #include "test_util.h"
 #include "trace_query.h"

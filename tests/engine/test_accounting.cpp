@@ -2,7 +2,7 @@
 // analysis: a log without timestamps has no share of wall time, a merged trace spans its clocked
 // work, an import-only trace has nothing to judge, and a time trace's phases reach the report.
 #include "cli_process.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/ingest/import_files.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"

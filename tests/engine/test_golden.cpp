@@ -161,7 +161,7 @@ TEST_P(Golden, IndependentOfTheClock) {
     EXPECT_EQ(shifted, transcript(name)) << name << ": output depends on absolute timestamps";
 }
 
-INSTANTIATE_TEST_SUITE_P(Seed000, Golden, ::testing::ValuesIn(scenarioNames()),
+INSTANTIATE_TEST_SUITE_P(Scenario, Golden, ::testing::ValuesIn(scenarioNames()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 }  // namespace

@@ -96,7 +96,7 @@ TEST(Check, ToleranceAndExpectedCountOptions) {
 }
 
 // --max-misses-after-step tolerates a late miss: its finding is then a warning, not an [error] that
-// fails the check through the [error]-finding rule (core/engine/error_verdict.h).
+// fails the check through the [error]-finding rule (core/engine/analysis/error_verdict.h).
 TEST(Check, ToleratedLateMissIsNoErrorFinding) {
     cs::test::TempDir dir;
     const auto path = build(dir, kShapeChange);

@@ -1,6 +1,6 @@
 // The viewer's level-of-detail index and loaders: folding, nesting, clipping, marks, the compile
 // summary of a known trace, and cancellation.
-#include "core/engine/compile_summary.h"
+#include "core/engine/accounting/compile_summary.h"
 #include "core/engine/timeline/timeline_data.h"
 #include "core/engine/timeline/timeline_index.h"
 #include "core/engine/timeline/timeline_search.h"

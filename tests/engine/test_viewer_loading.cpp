@@ -2,7 +2,7 @@
 // scan (per-track start order, ties, never-ended spans, any worker count), the index built from it
 // (the same rows as add() + finish(), every span found by a query), and the compile summary folded
 // from the same scan (the same unions as sorting every interval, the old way).
-#include "core/engine/compile_summary.h"
+#include "core/engine/accounting/compile_summary.h"
 #include "core/engine/timeline/span_scan.h"
 #include "core/engine/timeline/timeline_data.h"
 #include "core/engine/timeline/timeline_index.h"

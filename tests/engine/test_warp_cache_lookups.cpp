@@ -2,7 +2,7 @@
 // (compiled) load is a miss keyed by the module's identity, a (cached) load a hit, so `explain`
 // covers Warp. Counted against the module report of the same analysis and against the log itself.
 #include "cli_runner.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/engine/warp/warp_cache_lookups.h"
 #include "test_util.h"
 

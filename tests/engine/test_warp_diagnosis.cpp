@@ -5,8 +5,8 @@
 // collector records and a log cannot show. Expected output: `compilescope modules` in expected.txt;
 // on mismatch the test prints a diff and writes expected.txt.actual next to it.
 #include "cli_runner.h"
-#include "core/engine/trace_analysis.h"
-#include "core/engine/all_findings.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/all_findings.h"
 #include "core/engine/warp/warp_diagnosis.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
@@ -146,7 +146,7 @@ TEST_P(WarpDiagnosisGolden, ProducesExactlyItsFinding) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Seed002, WarpDiagnosisGolden,
+    WarpTable, WarpDiagnosisGolden,
     ::testing::Values(Case{"identity_churn", "warp.identity_churn"}, Case{"kernel_changed", "warp.kernel_changed_after_load"},
                       Case{"kernel_defined", "warp.kernel_defined_after_load"},
                       Case{"option_after_load", "warp.option_set_after_load"},

@@ -4,7 +4,7 @@
 // repeated loads counted per identity, and runs related across sessions (cold / warm, fragments joined).
 // Findings come from collectFindings, so `compilescope findings` and the report show them too.
 #include "cli_runner.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/engine/warp/warp_diagnosis.h"
 #include "core/trace/reader.h"
 #include "test_util.h"

@@ -17,7 +17,7 @@
 // packaging/install-deps.sh's venv) cannot import duckdb; under COMPILESCOPE_REQUIRE_RUNTIMES=1 (packaging/
 // test.sh, CI) that is a failure instead, so a broken install never turns this test into a silent skip.
 #include "core/engine/export/jsonl_export.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/trace/reader.h"
 #include "core/trace/writer.h"
 #include "core/util/json_reader.h"

@@ -2,7 +2,7 @@
 // ends with, so an importer's output is also fed to the reader and every analysis verb.
 #pragma once
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/trace/reader.h"
 #include "core/trace/trace_error.h"
 

@@ -2,7 +2,7 @@
 // shows a figure that is not keyed"): the Overview's headline, the Cache view's counts, the
 // Invalidations view's summary and tree rows, the Ranks view's misses, and the CLI's check, explain
 // and trees. Each number such a surface shows is read back as a user reads it and must be the text
-// of one of the trace's keyed figures (engine/trace_figures.h), the same key where the surface names
+// of one of the trace's keyed figures (engine/analysis/trace_figures.h), the same key where the surface names
 // it; a share must be the keyed clocked compile time over the keyed wall time.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include "app/widgets/invalidations_view.h"
 #include "app/widgets/overview_view.h"
 #include "cli_runner.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_figures.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include "app/widgets/filtered_table.h"
 #include "app/widgets/timeline_view.h"
 #include "cli_runner.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/ingest/import_files.h"
 #include "core/util/json_reader.h"
 #include "demo_trace_builder.h"

@@ -2,7 +2,7 @@
 // block give the same compile time, cache-load time, time span, acceptance verdict, finding count and
 // module identity counts for every kind of trace the suite builds, and for the bundled demo.
 //
-// Also: each analysis runs once per GUI load and once per report (engine/analysis_counters.h).
+// Also: each analysis runs once per GUI load and once per report (engine/common/analysis_counters.h).
 #include "gui_test_util.h"
 
 #include "app/gui/main_window.h"
@@ -10,7 +10,7 @@
 #include "app/widgets/overview_view.h"
 #include "app/widgets/timeline_view.h"
 #include "cli_runner.h"
-#include "core/engine/analysis_counters.h"
+#include "core/engine/common/analysis_counters.h"
 #include "core/ingest/import_files.h"
 #include "core/report/report.h"
 #include "core/trace/writer.h"

@@ -14,7 +14,7 @@
 #include "app/widgets/overview_view.h"
 #include "cli_runner.h"
 #include "figure_surfaces.h"
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_figures.h"
 #include "core/ingest/import_files.h"
 #include "core/engine/timeline/timeline_data.h"
 #include "core/report/report.h"

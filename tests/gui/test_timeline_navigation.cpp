@@ -6,7 +6,7 @@
 #include "app/plots/time_axis.h"
 #include "app/plots/timeline_plot.h"
 #include "app/widgets/timeline_view.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/trace/reader.h"
 #include "core/util/json_reader.h"
 #include "demo_trace_builder.h"

@@ -3,7 +3,7 @@
 // e.g. by an interrupted copy", and the note's counts are read once, from the trace's own stats when
 // the recorder could store them there (core/trace/write_note_stats.h), else from the note.
 #include "cli_runner.h"
-#include "core/engine/trace_facts.h"
+#include "core/engine/accounting/trace_facts.h"
 #include "core/trace/reader.h"
 #include "core/trace/unsealed_policy.h"
 #include "core/trace/write_note.h"

@@ -3,7 +3,7 @@
 // args), the same flows, and instants for cache lookups and steps. The JSON is well formed by the
 // project's own reader.
 #include "cli_process.h"
-#include "core/engine/session_clocks.h"
+#include "core/engine/accounting/session_clocks.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/writer.h"

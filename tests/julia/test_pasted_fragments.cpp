@@ -4,7 +4,7 @@
 // elision line, including the "no cause" entry of julia PR #57999 (sources: tests/data/julia/README.md).
 #include "julia_test_util.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/ingest/import_files.h"
 #include "core/ingest/importer_registry.h"
 

@@ -5,7 +5,7 @@
 // PrecompileTools and SnoopCompile print them (tests/data/julia/README.md).
 #include "julia_test_util.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/report/report.h"
 
 #include <compilescope/trace_constants.h>

@@ -3,7 +3,7 @@
 // Julia timing data gives on its own (sources: tests/data/julia/README.md).
 #include "julia_test_util.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/report/report.h"
 #include "core/ingest/import_files.h"
 #include "core/ingest/importer_registry.h"

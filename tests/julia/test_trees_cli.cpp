@@ -2,8 +2,8 @@
 // imported printed tree, the options, and the findings the trees produce.
 #include "julia_test_util.h"
 
-#include "core/engine/trace_analysis.h"
-#include "core/engine/all_findings.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/all_findings.h"
 #include "core/formats/text_util.h"
 
 using namespace cs::test;
@@ -27,7 +27,7 @@ TEST(TreesCli, EnzymeCaseShowTypeInsertionIsTheRootReachesInitAndCarriesTheRecom
     auto t = importInto(dir, {juliaFixture("enzyme_collector.txt")});
     auto res = runCli({"trees", t, "--nodes"});
     ASSERT_EQ(res.status, 0) << res.err;
-    // stderr holds each tree's keyed counts (engine/trace_figures.h), nothing else: no note.
+    // stderr holds each tree's keyed counts (engine/analysis/trace_figures.h), nothing else: no note.
     EXPECT_TRUE(res.err.starts_with("tree 1: ")) << res.err;
     EXPECT_EQ(res.err.find("note:"), std::string::npos) << res.err;
     expectGolden(res.out, "enzyme_trees.expected.txt");

@@ -7,8 +7,8 @@
 #include "report_fixture.h"
 #include "test_util.h"
 
-#include "core/engine/compile_index.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/compile_index.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/measure/trace_diff.h"
 #include "core/trace/trace_error.h"
 #include "core/trace/reader.h"

@@ -4,8 +4,8 @@
 #include "report_fixture.h"
 #include "test_util.h"
 
-#include "core/engine/trace_analysis.h"
-#include "core/engine/all_findings.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/all_findings.h"
 #include "core/measure/ledger.h"
 #include "core/report/report.h"
 #include "core/report/sha256.h"
@@ -113,7 +113,7 @@ TEST(Report, InvalidationTreeRootCarriesItsRecompileCost) {
     test::writeReportFixture(path);
     std::string html = reportOf({path});
     // The root: the inserted method, its children count and the recompilation it caused (the Enzyme.jl #776 case (docs/invalidations.md)).
-    // Each count is the tree's keyed figure (engine/trace_figures.h); children and invalidated
+    // Each count is the tree's keyed figure (engine/analysis/trace_figures.h); children and invalidated
     // MethodInstances are labelled apart (issue 35).
     EXPECT_NE(html.find("<span class=\"kind\">inserting</span> <code>show(io::IO, ::Type{&lt;:Tracker.TrackedReal}) "
                         "@ Tracker lib.jl:96</code><span class=\"children\"><span data-figure=\"invalidations.tree.1.children\">2</span>"

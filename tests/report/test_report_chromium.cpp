@@ -6,8 +6,8 @@
 #include "report_fixture.h"
 #include "test_util.h"
 
-#include "core/engine/trace_analysis.h"
-#include "core/engine/all_findings.h"
+#include "core/engine/analysis/trace_analysis.h"
+#include "core/engine/analysis/all_findings.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 

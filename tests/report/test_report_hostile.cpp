@@ -6,7 +6,7 @@
 #include "report_fixture.h"
 #include "test_util.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/report/report.h"
 #include "core/trace/reader.h"
 

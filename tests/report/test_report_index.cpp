@@ -7,7 +7,7 @@
 #include "report_fixture.h"
 #include "test_util.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/report/report.h"
 #include "core/report/sha256.h"
 #include "core/trace/reader.h"

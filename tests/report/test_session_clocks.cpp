@@ -4,7 +4,7 @@
 #include "test_util.h"
 
 #include "core/engine/timeline/timeline_digest.h"
-#include "core/engine/session_clocks.h"
+#include "core/engine/accounting/session_clocks.h"
 #include "core/report/report.h"
 #include "core/report/sections.h"
 #include "core/trace/reader.h"

@@ -15,7 +15,7 @@
 #pragma once
 
 #include "core/engine/build/build_report.h"
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #include "core/engine/build/build_report.h"
 
-#include "core/engine/session_clocks.h"
-#include "core/engine/session_labels.h"
+#include "core/engine/accounting/session_clocks.h"
+#include "core/engine/accounting/session_labels.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/table_readers.h"

@@ -1,5 +1,5 @@
 #include "core/engine/cache/cache_analysis.h"
-#include "core/engine/analysis_counters.h"
+#include "core/engine/common/analysis_counters.h"
 
 namespace cs::engine {
 

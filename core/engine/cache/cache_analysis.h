@@ -9,7 +9,7 @@
 #include "core/engine/cache/acceptance.h"
 #include "core/engine/cache/cache_facts.h"
 #include "core/engine/cache/cache_replay.h"
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 #include "core/engine/cache/holes.h"
 #include "core/engine/cache/miss_attribution.h"
 

@@ -55,7 +55,7 @@ std::string fixFor(int role) {
 
 // Whether the "no miss after the first step" rule failed: --max-misses-after-step K tolerates up to K
 // late misses, and a tolerated miss is a warning, not an [error] that fails the check anyway
-// (core/engine/error_verdict.h).
+// (core/engine/analysis/error_verdict.h).
 bool lateMissesFail(const AcceptanceResult& acc) {
     return std::any_of(acc.failures.begin(), acc.failures.end(),
                        [](const AcceptanceFailure& f) { return f.rule == "no miss after the first step"; });

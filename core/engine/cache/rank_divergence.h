@@ -12,7 +12,7 @@
 
 #include "core/engine/cache/cache_facts.h"
 #include "core/engine/cache/cache_replay.h"
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <optional>
 #include <string>

@@ -30,7 +30,7 @@
 // output to reuse; without the digest, an imported or hand-written row, nothing says two are alike).
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <cstdint>
 #include <map>

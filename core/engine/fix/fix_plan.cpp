@@ -107,7 +107,7 @@ void setSaving(FixChange& out, const Finding& f, const std::string& what) {
     if (f.costNs && *f.costNs > 0) out.saving += " (" + util::formatDuration(*f.costNs) + " of compiling in this run)";
 }
 
-FixPlan planFixes(const TraceAnalysis& analysis, const FixContext& context, std::optional<size_t> only) {
+FixPlan planFixes(const FixSources& analysis, const FixContext& context, std::optional<size_t> only) {
     FixPlan plan;
     for (size_t i = 0; i < analysis.findings.size(); ++i) {
         if (only && *only != i) continue;

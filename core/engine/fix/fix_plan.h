@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,10 @@ class TraceReader;
 }
 
 namespace cs::engine {
-struct TraceAnalysis;
+struct CacheAnalysis;
+struct Finding;
+struct InvalidationForest;
+struct JuliaTimingReport;
 }
 
 namespace cs::engine::fix {
@@ -41,11 +45,22 @@ struct FixContext {
     std::vector<JuliaStatement> julia;             // in log order
 };
 
+// What the rules read of an analysed trace: its findings and the analyses their evidence names.
+// The fix rules sit below the analysis that assembles TraceAnalysis (docs/architecture.md, "Inside
+// the engine"), so they take its parts; engine/analysis/fix_sources.h makes one of a TraceAnalysis.
+struct FixSources {
+    std::string path;                               // the trace file ("" for an analysis made in memory)
+    std::span<const Finding> findings;
+    const CacheAnalysis* cache = nullptr;           // null: the trace recorded no cache lookups
+    const InvalidationForest* invalidations = nullptr;
+    const JuliaTimingReport* juliaTiming = nullptr;  // null: no Julia timing output
+};
+
 // Reads what the plan needs beyond the analysis: each session's script (a relative path is taken
 // from `baseDir`) and the Julia statements.
 FixContext loadFixContext(const trace::TraceReader& reader, const std::string& baseDir, SourceReader read = diskReader());
 
 // The changes for every finding (or only `only`, an index into analysis.findings).
-FixPlan planFixes(const TraceAnalysis& analysis, const FixContext& context, std::optional<size_t> only = std::nullopt);
+FixPlan planFixes(const FixSources& analysis, const FixContext& context, std::optional<size_t> only = std::nullopt);
 
 }  // namespace cs::engine::fix

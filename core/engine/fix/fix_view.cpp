@@ -1,7 +1,7 @@
 // The plan and the text the report and the GUI show (fix_view.h).
 #include "core/engine/fix/fix_view.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/common/finding.h"
 #include "core/trace/reader.h"
 
 #include <filesystem>
@@ -9,7 +9,7 @@
 
 namespace cs::engine::fix {
 
-FixPlan planFixesForTrace(const TraceAnalysis& analysis) {
+FixPlan planFixesForTrace(const FixSources& analysis) {
     FixContext context;
     try {
         if (!analysis.path.empty()) {
@@ -22,7 +22,7 @@ FixPlan planFixesForTrace(const TraceAnalysis& analysis) {
     return planFixes(analysis, context);
 }
 
-const FixChange* changeFor(const FixPlan& plan, const TraceAnalysis& analysis, const Finding& f) {
+const FixChange* changeFor(const FixPlan& plan, const FixSources& analysis, const Finding& f) {
     for (const auto& c : plan.changes) {
         if (c.finding >= analysis.findings.size()) continue;  // kNoFinding: the trace's own change
         const Finding& g = analysis.findings[c.finding];

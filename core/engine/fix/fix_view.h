@@ -17,10 +17,10 @@ namespace cs::engine::fix {
 
 // The plan of an analysed trace: its context is read from analysis.path (scripts relative to the
 // current directory, as `compilescope fix`); when that file cannot be read, the plan without it.
-FixPlan planFixesForTrace(const TraceAnalysis& analysis);
+FixPlan planFixesForTrace(const FixSources& analysis);
 
 // The change for `f` (a copy of one of analysis.findings, matched by kind and title); null when none.
-const FixChange* changeFor(const FixPlan& plan, const TraceAnalysis& analysis, const Finding& f);
+const FixChange* changeFor(const FixPlan& plan, const FixSources& analysis, const Finding& f);
 
 // The change as plain text: what it does, its saving, how to verify, the file or where it goes and
 // the notes as `#` lines, then the unified diff or the snippet.

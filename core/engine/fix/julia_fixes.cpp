@@ -72,7 +72,7 @@ std::string commentedTree(const InvalidationForest& forest, const MethodInvalida
 }
 }  // namespace
 
-bool juliaWorkload(const TraceAnalysis& analysis, FixChange& out) {
+bool juliaWorkload(const FixSources& analysis, FixChange& out) {
     if (!analysis.juliaTiming) return false;
     std::vector<JuliaInput> in;
     for (const auto& s : analysis.juliaTiming->statements)

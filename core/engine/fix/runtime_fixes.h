@@ -5,14 +5,17 @@
 #pragma once
 
 #include "core/engine/fix/fix_plan.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/cache/cache_analysis.h"
+#include "core/engine/common/finding.h"
+#include "core/engine/julia/invalidation_trees.h"
+#include "core/engine/julia/timing_findings.h"
 
 namespace cs::engine::fix {
 
 struct FixInput {
     const Finding& finding;
     size_t index = 0;
-    const TraceAnalysis& analysis;
+    const FixSources& analysis;
     const FixContext& context;
 };
 
@@ -32,7 +35,7 @@ bool warpBlockDimFix(const FixInput& in, FixChange& out, std::string& whyNot);
 bool warpGenericFix(const FixInput& in, FixChange& out, std::string& whyNot);
 bool juliaInvalidationFix(const FixInput& in, FixChange& out, std::string& whyNot);
 // Not a finding's rule: the workload of the trace's --trace-compile statements (false when none is nameable).
-bool juliaWorkload(const TraceAnalysis& analysis, FixChange& out);
+bool juliaWorkload(const FixSources& analysis, FixChange& out);
 
 // Shared by the rules: the cache lookups the finding's evidence names, in evidence order.
 std::vector<const Lookup*> evidenceLookups(const FixInput& in);

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/engine/cache/cache_analysis.h"
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <vector>
 

@@ -2,7 +2,7 @@
 // recompilation, and which parts of the log could not be read.
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 #include "core/engine/julia/invalidation_load.h"
 #include "core/engine/julia/invalidation_build.h"
-#include "core/engine/analysis_counters.h"
+#include "core/engine/common/analysis_counters.h"
 
 #include "core/formats/julia_signature.h"
 

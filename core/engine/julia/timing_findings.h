@@ -15,7 +15,7 @@
 // 10 ms; statements printed without a time are flagged by their count, their time being unknown.
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <cstdint>
 #include <string>

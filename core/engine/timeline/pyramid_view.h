@@ -9,7 +9,7 @@
 // Thread-safe: the stored pyramid is read on a connection of the view's own, one query at a time.
 #pragma once
 
-#include "core/engine/load_control.h"
+#include "core/engine/common/load_control.h"
 #include "core/trace/pyramid.h"
 
 #include <cstdint>

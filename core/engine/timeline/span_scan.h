@@ -17,7 +17,7 @@
 // and freed, or kept for the caller. The same code reads a trace still being written (no indexes).
 #pragma once
 
-#include "core/engine/load_control.h"
+#include "core/engine/common/load_control.h"
 #include "core/util/big_alloc.h"
 
 #include <algorithm>

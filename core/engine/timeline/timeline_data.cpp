@@ -1,7 +1,7 @@
 #include "core/engine/timeline/timeline_data.h"
 
-#include "core/engine/session_labels.h"
-#include "core/engine/session_time.h"
+#include "core/engine/accounting/session_labels.h"
+#include "core/engine/common/session_time.h"
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"

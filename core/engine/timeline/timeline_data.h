@@ -9,8 +9,8 @@
 // order (span_scan.h), then placed into index rows reserved to their exact size.
 #pragma once
 
-#include "core/engine/load_control.h"
-#include "core/engine/session_clocks.h"
+#include "core/engine/common/load_control.h"
+#include "core/engine/accounting/session_clocks.h"
 #include "core/engine/timeline/span_scan.h"
 #include "core/engine/timeline/string_table.h"
 #include "core/engine/timeline/timeline_index.h"

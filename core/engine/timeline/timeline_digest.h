@@ -13,7 +13,7 @@
 // `notDrawn`; a trace with nothing clocked draws its sequence-only sessions.
 #pragma once
 
-#include "core/engine/compile_summary.h"
+#include "core/engine/accounting/compile_summary.h"
 
 #include <cstdint>
 #include <string>

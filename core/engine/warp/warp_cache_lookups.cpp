@@ -1,6 +1,6 @@
 #include "core/engine/warp/warp_cache_lookups.h"
 
-#include "core/engine/analysis_counters.h"
+#include "core/engine/common/analysis_counters.h"
 
 #include <compilescope/trace_constants.h>
 

@@ -27,7 +27,7 @@
 // every module was built once, cached loads are not repeated, and no scheduling evidence exists.
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 #include "core/engine/warp/warp_modules.h"
 
 #include <vector>

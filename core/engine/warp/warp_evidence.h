@@ -5,7 +5,7 @@
 // so a user can match evidence across findings and against the log.
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 #include "core/engine/warp/warp_modules.h"
 
 #include <string>

@@ -27,7 +27,7 @@
 // about +-10% in the issues above, so three increasing figures alone are not enough).
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 #include "core/engine/warp/warp_modules.h"
 
 #include <optional>

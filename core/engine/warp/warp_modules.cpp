@@ -1,6 +1,6 @@
 #include "core/engine/warp/warp_modules.h"
 
-#include "core/engine/analysis_counters.h"
+#include "core/engine/common/analysis_counters.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/util/saturating.h"

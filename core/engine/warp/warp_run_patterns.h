@@ -15,7 +15,7 @@
 //                   ("2 identities, compiled in run 1, loaded from cache in run 2"); information, no cost.
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 #include "core/engine/warp/warp_modules.h"
 
 #include <vector>

@@ -1,4 +1,4 @@
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <string_view>
 #include <utility>

@@ -1,8 +1,8 @@
 // Sentences for a timeline row, built from the analysis (row_story.h says why).
-#include "core/engine/row_story.h"
+#include "core/engine/analysis/row_story.h"
 
 #include "core/engine/cache/cache_analysis.h"
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/engine/warp/warp_modules.h"
 #include "core/util/units.h"
 

@@ -1,4 +1,4 @@
-#include "core/engine/error_verdict.h"
+#include "core/engine/analysis/error_verdict.h"
 
 namespace cs::engine {
 

@@ -1,4 +1,4 @@
-#include "core/engine/row_details.h"
+#include "core/engine/analysis/row_details.h"
 
 #include "core/engine/timeline/timeline_data.h"
 #include "core/trace/reader.h"

@@ -3,7 +3,7 @@
 // TraceAnalysis of trace_analysis.h) and never reads the trace again.
 #pragma once
 
-#include "core/engine/finding.h"
+#include "core/engine/common/finding.h"
 
 #include <vector>
 

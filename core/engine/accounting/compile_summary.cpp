@@ -1,9 +1,9 @@
-#include "core/engine/compile_summary.h"
+#include "core/engine/accounting/compile_summary.h"
 
 #include "core/engine/timeline/timeline_data.h"
-#include "core/engine/analysis_counters.h"
-#include "core/engine/session_clocks.h"
-#include "core/engine/session_labels.h"
+#include "core/engine/common/analysis_counters.h"
+#include "core/engine/accounting/session_clocks.h"
+#include "core/engine/accounting/session_labels.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/table_readers.h"

@@ -14,8 +14,8 @@
 // compile intervals in time order, and each union is a running length with O(1) memory.
 #pragma once
 
-#include "core/engine/load_control.h"
-#include "core/engine/session_time.h"
+#include "core/engine/common/load_control.h"
+#include "core/engine/common/session_time.h"
 #include "core/engine/timeline/span_scan.h"
 #include "core/util/saturating.h"
 

@@ -1,7 +1,7 @@
 // TraceAnalysis -> RankTrace, for every view that compares ranks (see rank_compare.h).
-#include "core/engine/rank_compare.h"
+#include "core/engine/analysis/rank_compare.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 
 #include <optional>
 #include <set>

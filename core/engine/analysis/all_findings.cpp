@@ -1,6 +1,6 @@
-#include "core/engine/all_findings.h"
+#include "core/engine/analysis/all_findings.h"
 
-#include "core/engine/analysis_counters.h"
+#include "core/engine/common/analysis_counters.h"
 #include "core/engine/build/build_findings.h"
 #include "core/engine/cache/cache_analysis.h"
 #include "core/engine/cuda/cuda_programs.h"
@@ -8,7 +8,7 @@
 #include "core/engine/jit/jit_report.h"
 #include "core/engine/julia/invalidation_findings.h"
 #include "core/engine/julia/timing_findings.h"
-#include "core/engine/trace_losses.h"
+#include "core/engine/accounting/trace_losses.h"
 #include "core/engine/warp/warp_diagnosis.h"
 
 namespace cs::engine {

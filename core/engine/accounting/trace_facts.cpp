@@ -1,4 +1,4 @@
-#include "core/engine/trace_facts.h"
+#include "core/engine/accounting/trace_facts.h"
 
 #include "core/trace/reader.h"
 #include "core/trace/row.h"

@@ -1,7 +1,7 @@
 // The figures of trace_figures.h, each read from the one analysis (trace_analysis.h) by one rule.
-#include "core/engine/trace_figures.h"
+#include "core/engine/analysis/trace_figures.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/util/json_writer.h"
 #include "core/util/saturating.h"
 #include "core/util/units.h"

@@ -2,10 +2,10 @@
 // and choose), then the details of the chosen rows only. Cache lookups and module loads come from
 // the analyses already in memory (the replay's verdicts and miss explanations, the module
 // identities); the CUDA tables and spans are read here.
-#include "core/engine/compile_index.h"
+#include "core/engine/analysis/compile_index.h"
 #include "core/util/saturating.h"
 
-#include "core/engine/trace_analysis.h"
+#include "core/engine/analysis/trace_analysis.h"
 #include "core/engine/warp/warp_modules.h"
 
 #include "core/trace/reader.h"

@@ -1,4 +1,4 @@
-#include "core/engine/session_time.h"
+#include "core/engine/common/session_time.h"
 
 namespace cs::engine {
 

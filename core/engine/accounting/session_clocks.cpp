@@ -1,5 +1,5 @@
-#include "core/engine/session_clocks.h"
-#include "core/engine/session_time.h"
+#include "core/engine/accounting/session_clocks.h"
+#include "core/engine/common/session_time.h"
 #include "core/trace/row.h"
 #include "core/trace/table_readers.h"
 #include "core/util/saturating.h"

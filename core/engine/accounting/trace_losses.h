@@ -7,8 +7,8 @@
 // information, not a loss (events recovered from a dead process's shared rings), are left out.
 #pragma once
 
-#include "core/engine/finding.h"
-#include "core/engine/trace_facts.h"
+#include "core/engine/common/finding.h"
+#include "core/engine/accounting/trace_facts.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/engine/trace_losses.h"
+#include "core/engine/accounting/trace_losses.h"
 
 #include "core/util/units.h"
 

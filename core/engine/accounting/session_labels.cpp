@@ -1,4 +1,4 @@
-#include "core/engine/session_labels.h"
+#include "core/engine/accounting/session_labels.h"
 
 #include "core/trace/reader.h"
 #include "core/trace/table_readers.h"
