@@ -1,13 +1,16 @@
 // The viewer's level-of-detail index and loaders: folding, nesting, clipping, marks, the compile
 // summary of a known trace, and cancellation.
 #include "core/engine/accounting/compile_summary.h"
+#include "core/engine/timeline/lanes.h"
 #include "core/engine/timeline/timeline_data.h"
+#include "core/engine/timeline/timeline_digest.h"
 #include "core/engine/timeline/timeline_index.h"
 #include "core/engine/timeline/timeline_search.h"
 #include "core/trace/reader.h"
 #include "demo_trace_builder.h"
 #include "test_util.h"
 
+#include <compilescope/trace_constants.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <set>
 
 using namespace cs::engine;
 namespace demo = cs::test::demo;
@@ -173,6 +177,33 @@ TEST(CompileSummary, DemoTraceTotalsAreUnionsOfCompileWork) {
     EXPECT_EQ(s.byCategory[0].ns, demo::kJuliaCompileNs);
     EXPECT_EQ(s.sessions.size(), 3u);
     EXPECT_EQ(s.sessions[0].label, "julia pid 100");
+}
+
+// The GUI's timeline, its outline and the report's digest name a runtime lane from the one list
+// (timeline/lanes.h); the report only adds what it splits a lane by ("module loads: compiled").
+TEST(TimelineData, RuntimeLanesAreNamedFromTheOneList) {
+    cs::test::TempDir dir;
+    demo::writeDemoTrace(dir.file("demo.cstrace"));
+    auto reader = cs::trace::TraceReader::open(dir.file("demo.cstrace"));
+    std::set<std::pair<std::int64_t, std::string>> full, outline;
+    for (const auto& l : loadTimeline(*reader).lanes)
+        if (l.trackKind == CS_TRACK_RUNTIME) {
+            EXPECT_EQ(l.name, laneName(l.source));
+            full.insert({l.sessionId, l.name});
+        }
+    for (const auto& l : loadTimelineOutline(*reader).lanes)
+        if (l.trackKind == CS_TRACK_RUNTIME) outline.insert({l.sessionId, l.name});
+    EXPECT_EQ(full.size(), 2u);  // warp module loads, NVRTC programs
+    EXPECT_EQ(outline, full);
+    int runtimeLanes = 0;
+    for (const auto& l : digestTimeline(*reader, summarizeCompileTime(*reader), 50).lanes) {
+        if (l.name.find(" spans") != std::string::npos || l.marks) continue;  // a category's spans, the miss ticks
+        bool listed = false;
+        for (const auto& k : kLaneKinds) listed = listed || (k.source != LaneSource::Spans && l.name.rfind(k.name, 0) == 0);
+        EXPECT_TRUE(listed) << "the report's lane \"" << l.name << "\" is not named from timeline/lanes.h";
+        runtimeLanes += listed;
+    }
+    EXPECT_GE(runtimeLanes, 1);
 }
 
 TEST(TimelineData, DemoTraceBecomesLanesAndMarks) {

@@ -2,6 +2,7 @@
 
 #include "core/engine/accounting/session_clocks.h"
 #include "core/engine/accounting/session_labels.h"
+#include "core/engine/timeline/lanes.h"
 #include "core/engine/timeline/timeline_data.h"
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
@@ -53,7 +54,8 @@ struct FlowEnd {
     bool from;
 };
 
-// The tables the timeline draws as runtime lanes (timeline_data.h), one lane per session each.
+// The tables the timeline draws as runtime lanes, named from the one list (timeline/lanes.h), one lane
+// per session each.
 // Columns after the fifth become args under their SQL alias; `enums` names the enum of a column.
 struct RuntimeTable {
     const char* table;
@@ -65,7 +67,7 @@ struct RuntimeTable {
 const std::vector<RuntimeTable>& runtimeTables() {
     auto n = [](int code) { return std::to_string(code); };
     static const std::vector<RuntimeTable> tables = {
-        {"module_loads", "module loads",
+        {laneSourceTable(LaneSource::ModuleLoads), laneName(LaneSource::ModuleLoads),
          "SELECT m.session_id, m.start_ns, m.dur_ns, n.str, " + n(CS_CAT_MODULE_LOAD) + ", h.str AS hash, d.str AS device, m.block_dim AS block_dim, "
          "m.result AS result, m.compile_ns AS compile_ns, m.source_bytes AS source_bytes, "
          "(SELECT group_concat(k.str || '=' || coalesce(v.str, ''), ' ') FROM module_options o "
@@ -74,7 +76,7 @@ const std::vector<RuntimeTable>& runtimeTables() {
          "LEFT JOIN strings h ON h.id = m.hash_sid LEFT JOIN strings d ON d.id = m.device_sid "
          "WHERE m.start_ns IS NOT NULL ORDER BY m.session_id, m.start_ns, m.id",
          {{"result", "module_result"}}},
-        {"cuda_programs", "NVRTC / nvJitLink",
+        {laneSourceTable(LaneSource::CudaPrograms), laneName(LaneSource::CudaPrograms),
          "SELECT c.session_id, c.start_ns, c.dur_ns, n.str, CASE WHEN c.api = " + n(CS_CUDA_NVJITLINK) + " THEN " +
              n(CS_CAT_LINK) + " ELSE " + n(CS_CAT_COMPILE) + " END, c.api AS api, "
          "c.result AS result, sd.str AS source_digest, c.log_bytes AS log_bytes, c.output_bytes AS output_bytes, "
@@ -83,7 +85,7 @@ const std::vector<RuntimeTable>& runtimeTables() {
          "c.id AS cuda_program_id FROM cuda_programs c LEFT JOIN strings n ON n.id = c.name_sid "
          "LEFT JOIN strings sd ON sd.id = c.source_digest_sid ORDER BY c.session_id, c.start_ns, c.id",
          {{"api", "cuda_api"}}},
-        {"cuda_jit", "driver JIT",
+        {laneSourceTable(LaneSource::CudaJit), laneName(LaneSource::CudaJit),
          "SELECT j.session_id, j.start_ns, j.dur_ns, NULL, CASE WHEN j.operation = " + n(CS_JIT_OP_COMPILE) + " THEN " +
              n(CS_CAT_COMPILE) + " ELSE " + n(CS_CAT_CACHE_LOAD) + " END, "
          "j.entry_type AS entry_type, j.operation AS operation, j.device AS device, "
@@ -91,13 +93,13 @@ const std::vector<RuntimeTable>& runtimeTables() {
          "j.id AS cuda_jit_id FROM cuda_jit j LEFT JOIN strings p ON p.id = j.cache_path_sid "
          "WHERE j.start_ns IS NOT NULL ORDER BY j.session_id, j.start_ns, j.id",
          {{"entry_type", "jit_entry"}, {"operation", "jit_operation"}}},
-        {"kernel_launches", "kernel launches",
+        {laneSourceTable(LaneSource::KernelLaunches), laneName(LaneSource::KernelLaunches),
          "SELECT k.session_id, k.start_ns, k.dur_ns, n.str, " + n(CS_CAT_LAUNCH) + ", k.grid_x AS grid_x, k.grid_y AS grid_y, "
          "k.grid_z AS grid_z, k.block_x AS block_x, k.block_y AS block_y, k.block_z AS block_z, "
          "k.shared_bytes AS shared_bytes, k.stream AS stream, k.id AS kernel_launch_id FROM kernel_launches k "
          "LEFT JOIN strings n ON n.id = k.name_sid ORDER BY k.session_id, k.start_ns, k.id",
          {}},
-        {"phase_timings", "compiler phases",
+        {laneSourceTable(LaneSource::PhaseTimings), laneName(LaneSource::PhaseTimings),
          "SELECT t.session_id, t.start_ns, t.dur_ns, n.str, " + n(CS_CAT_PHASE) + ", t.tool AS tool, i.str AS input, a.str AS arch, "
          "t.id AS phase_timing_id FROM phase_timings t LEFT JOIN strings n ON n.id = t.phase_sid "
          "LEFT JOIN strings i ON i.id = t.input_sid LEFT JOIN strings a ON a.id = t.arch_sid "

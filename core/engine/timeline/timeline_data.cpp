@@ -16,19 +16,6 @@
 
 namespace cs::engine {
 
-const char* laneSourceTable(LaneSource s) {
-    switch (s) {
-    case LaneSource::Spans: return "spans";
-    case LaneSource::ModuleLoads: return "module_loads";
-    case LaneSource::CudaPrograms: return "cuda_programs";
-    case LaneSource::CudaJit: return "cuda_jit";
-    case LaneSource::KernelLaunches: return "kernel_launches";
-    case LaneSource::PhaseTimings: return "phase_timings";
-    case LaneSource::LookupCompiles: return "cache_lookups";
-    }
-    return "spans";
-}
-
 std::size_t TimelineData::allocatedBytes() const {
     std::size_t bytes = strings.allocatedBytes() + lanes.capacity() * sizeof(TimelineLane) +
                         detailSpans.capacity() * sizeof(std::int64_t) + detailStrings.capacity() * sizeof(std::uint32_t) +
@@ -66,8 +53,6 @@ std::string trackName(int kind, const trace::Row& st, const std::string& name) {
     default: return "thread " + id;
     }
 }
-
-constexpr const char* kLookupCompiles = "compiles (from cache lookups)";
 
 // Builds the lanes while rows stream in; knows sessions and tracks, creates runtime lanes lazily.
 class Builder {
@@ -118,29 +103,29 @@ public:
                  const int result = static_cast<int>(trace::colInt(st, 6));
                  const int category = result == CS_MODULE_COMPILED ? CS_CAT_COMPILE : result == CS_MODULE_CACHED ? CS_CAT_CACHE_LOAD
                                                                                                                   : CS_CAT_MODULE_LOAD;
-                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::ModuleLoads, "module loads"), trace::colInt(st, 2),
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::ModuleLoads), trace::colInt(st, 2),
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)),
                          moduleLabel(trace::colInt(st, 4), trace::colInt(st, 5), result), category, trace::colInt(st, 0));
              });
         each("SELECT id, session_id, start_ns, dur_ns, name_sid, api FROM cuda_programs", [&](const trace::Row& st) {
             int cat = trace::colInt(st, 5) == CS_CUDA_NVJITLINK ? CS_CAT_LINK : CS_CAT_COMPILE;
-            addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaPrograms, "NVRTC / nvJitLink"), trace::colInt(st, 2),
+            addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaPrograms), trace::colInt(st, 2),
                     util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), cat, trace::colInt(st, 0));
         });
         each("SELECT id, session_id, start_ns, dur_ns, operation FROM cuda_jit WHERE start_ns IS NOT NULL",
              [&](const trace::Row& st) {
                  int cat = trace::colInt(st, 4) == CS_JIT_OP_COMPILE ? CS_CAT_COMPILE : CS_CAT_CACHE_LOAD;
-                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaJit, "driver JIT"), trace::colInt(st, 2),
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::CudaJit), trace::colInt(st, 2),
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), 0, cat, trace::colInt(st, 0));
              });
         m_control.report(88, "kernel launches");
         each("SELECT id, session_id, start_ns, dur_ns, name_sid FROM kernel_launches", [&](const trace::Row& st) {
-            addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::KernelLaunches, "kernel launches"), trace::colInt(st, 2),
+            addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::KernelLaunches), trace::colInt(st, 2),
                     util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_LAUNCH, trace::colInt(st, 0));
         });
         each("SELECT id, session_id, start_ns, dur_ns, phase_sid FROM phase_timings WHERE start_ns IS NOT NULL",
              [&](const trace::Row& st) {
-                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::PhaseTimings, "compiler phases"), trace::colInt(st, 2),
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::PhaseTimings), trace::colInt(st, 2),
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_PHASE, trace::colInt(st, 0));
              });
         m_control.report(91, "cache lookups");
@@ -170,7 +155,7 @@ public:
     void loadLookupCompiles() {
         each("SELECT l.id, l.session_id, l.ts_ns, l.compile_ns, l.program_sid FROM cache_lookups l" + lookupCompilesWhere(),
              [&](const trace::Row& st) {
-                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::LookupCompiles, kLookupCompiles), trace::colInt(st, 2),
+                 addSpan(runtimeLane(trace::colInt(st, 1), LaneSource::LookupCompiles), trace::colInt(st, 2),
                          util::satAdd(trace::colInt(st, 2), trace::colInt(st, 3)), trace::colInt(st, 4), CS_CAT_COMPILE, trace::colInt(st, 0));
              });
     }
@@ -216,19 +201,17 @@ public:
         // The rows run() draws from each runtime table (`where`), counted per session.
         struct Runtime {
             LaneSource source;
-            const char* name;
             const char* where;
         };
         const char* timed = " WHERE start_ns IS NOT NULL";
-        for (const Runtime r : {Runtime{LaneSource::ModuleLoads, "module loads", timed}, Runtime{LaneSource::CudaPrograms, "NVRTC / nvJitLink", ""},
-                                Runtime{LaneSource::CudaJit, "driver JIT", timed}, Runtime{LaneSource::KernelLaunches, "kernel launches", ""},
-                                Runtime{LaneSource::PhaseTimings, "compiler phases", timed}}) {
+        for (const Runtime r : {Runtime{LaneSource::ModuleLoads, timed}, Runtime{LaneSource::CudaPrograms, ""}, Runtime{LaneSource::CudaJit, timed},
+                                Runtime{LaneSource::KernelLaunches, ""}, Runtime{LaneSource::PhaseTimings, timed}}) {
             const std::string table = laneSourceTable(r.source);
             each("SELECT session_id, count(*), coalesce(min(start_ns), 0), coalesce(max(start_ns + coalesce(dur_ns, 0)), 0) FROM " +
                      table + r.where + " GROUP BY session_id",
                  [&](const trace::Row& st) {
                      const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
-                     runtimeLane(session, r.source, r.name);
+                     runtimeLane(session, r.source);
                      m_out.outlineEvents[session] += static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
                      extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(std::max(trace::colInt(st, 2), trace::colInt(st, 3)), off));
                  });
@@ -237,7 +220,7 @@ public:
                  " GROUP BY l.session_id",
              [&](const trace::Row& st) {
                  const std::int64_t session = trace::colInt(st, 0), off = m_out.clocks.offsetOf(session);
-                 runtimeLane(session, LaneSource::LookupCompiles, kLookupCompiles);
+                 runtimeLane(session, LaneSource::LookupCompiles);
                  m_out.outlineEvents[session] += static_cast<std::size_t>(std::max<std::int64_t>(0, trace::colInt(st, 1)));
                  extend(util::satAdd(trace::colInt(st, 2), off), util::satAdd(trace::colInt(st, 3), off));
              });
@@ -348,7 +331,8 @@ private:
                            m_out.lanes.push_back(std::move(lane));
                        });
     }
-    std::size_t runtimeLane(std::int64_t sessionId, LaneSource source, const char* name) {
+    // The lane of `source` in the session, named from the one list (lanes.h).
+    std::size_t runtimeLane(std::int64_t sessionId, LaneSource source) {
         auto key = std::make_pair(sessionId, static_cast<int>(source));
         auto it = m_runtimeLane.find(key);
         if (it != m_runtimeLane.end()) return it->second;
@@ -357,7 +341,7 @@ private:
         lane.trackKind = CS_TRACK_RUNTIME;
         lane.source = source;
         lane.process = m_sessionLabel.count(sessionId) ? m_sessionLabel[sessionId] : "session " + std::to_string(sessionId);
-        lane.name = name;
+        lane.name = laneName(source);
         m_out.lanes.push_back(std::move(lane));
         return m_runtimeLane[key] = m_out.lanes.size() - 1;
     }

@@ -11,6 +11,7 @@
 
 #include "core/engine/common/load_control.h"
 #include "core/engine/accounting/session_clocks.h"
+#include "core/engine/timeline/lanes.h"
 #include "core/engine/timeline/span_scan.h"
 #include "core/engine/timeline/string_table.h"
 #include "core/engine/timeline/timeline_index.h"
@@ -26,12 +27,6 @@ class TraceReader;
 }
 
 namespace cs::engine {
-
-// The table a lane's row ids point into.
-// LookupCompiles: the compile a cache lookup reports (compile_ns) where no compile span of its
-// session covers it, drawn from the lookup's time for that long (issue 39: a cost otherwise only a tick).
-enum class LaneSource : std::uint8_t { Spans, ModuleLoads, CudaPrograms, CudaJit, KernelLaunches, PhaseTimings, LookupCompiles };
-const char* laneSourceTable(LaneSource s);
 
 struct TimelineLane {
     std::int64_t sessionId = 0;

@@ -1,5 +1,7 @@
 #include "core/engine/timeline/timeline_digest.h"
 
+#include "core/engine/timeline/lanes.h"
+
 #include "core/trace/reader.h"
 #include "core/trace/row.h"
 #include "core/trace/schema.h"
@@ -89,6 +91,9 @@ private:
 std::string enumText(std::string_view column, std::int64_t v) {
     return std::string(trace::enumName(column, static_cast<int>(v)));
 }
+// A runtime lane split by what the report tells apart ("module loads: compiled"): the timeline's
+// lane name (lanes.h), then the kind.
+std::string split(LaneSource lane, const std::string& kind) { return std::string(laneName(lane)) + ": " + kind; }
 }  // namespace
 
 TimelineDigest digestTimeline(const trace::TraceReader& reader, const CompileSummary& summary, int buckets) {
@@ -109,24 +114,24 @@ TimelineDigest digestTimeline(const trace::TraceReader& reader, const CompileSum
                  });
     reader.query("SELECT session_id, result, start_ns, coalesce(dur_ns, 0) FROM module_loads WHERE start_ns IS NOT NULL",
                  [&](const trace::Row& st) {
-                     lanes.add("module loads: " + enumText("module_result", colInt(st, 1)), colInt(st, 0), colInt(st, 2),
+                     lanes.add(split(LaneSource::ModuleLoads, enumText("module_result", colInt(st, 1))), colInt(st, 0), colInt(st, 2),
                                colInt(st, 3));
                  });
     reader.query("SELECT session_id, api, start_ns, coalesce(dur_ns, 0) FROM cuda_programs", [&](const trace::Row& st) {
-        lanes.add(enumText("cuda_api", colInt(st, 1)) + " programs", colInt(st, 0), colInt(st, 2), colInt(st, 3));
+        lanes.add(split(LaneSource::CudaPrograms, enumText("cuda_api", colInt(st, 1))), colInt(st, 0), colInt(st, 2), colInt(st, 3));
     });
     reader.query("SELECT session_id, operation, start_ns, coalesce(dur_ns, 0) FROM cuda_jit WHERE start_ns IS NOT NULL",
                  [&](const trace::Row& st) {
-                     lanes.add("driver JIT " + enumText("jit_operation", colInt(st, 1)), colInt(st, 0), colInt(st, 2),
+                     lanes.add(split(LaneSource::CudaJit, enumText("jit_operation", colInt(st, 1))), colInt(st, 0), colInt(st, 2),
                                colInt(st, 3));
                  });
     reader.query("SELECT session_id, start_ns, coalesce(dur_ns, 0) FROM kernel_launches", [&](const trace::Row& st) {
-        lanes.add("kernel launches", colInt(st, 0), colInt(st, 1), colInt(st, 2));
+        lanes.add(laneName(LaneSource::KernelLaunches), colInt(st, 0), colInt(st, 1), colInt(st, 2));
     });
     reader.query("SELECT session_id, tool, start_ns, dur_ns FROM phase_timings WHERE start_ns IS NOT NULL "
                  "AND parent_id IS NULL",
                  [&](const trace::Row& st) {
-                     lanes.add(enumText("phase_tool", colInt(st, 1)) + " phases", colInt(st, 0), colInt(st, 2), colInt(st, 3));
+                     lanes.add(split(LaneSource::PhaseTimings, enumText("phase_tool", colInt(st, 1))), colInt(st, 0), colInt(st, 2), colInt(st, 3));
                  });
     reader.query("SELECT session_id, ts_ns, coalesce(compile_ns, 0) FROM cache_lookups WHERE verdict = " +
                      std::to_string(CS_VERDICT_MISS),
