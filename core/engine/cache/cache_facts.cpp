@@ -39,21 +39,15 @@ Sid CacheFacts::intern(const std::string& s) {
     return next;
 }
 
-CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
-    CacheFacts facts;
-    reader.query("SELECT id, str FROM strings ORDER BY id", [&](const trace::Row& st) {
-        auto id = trace::colInt(st, 0);
-        if (id <= 0) return;  // 0 means "no string"
-        facts.strings[id] = st.text(1);
-    });
-
-    std::unordered_map<std::int64_t, size_t> byId;
+namespace {
+// The lookups of the trace's sessions, in (session, time, id) order. In table order, sorted here:
+// ORDER BY went through the (session, time) index and fetched every row by its rowid, a random
+// read per lookup.
+void readLookups(const trace::TraceReader& reader, CacheFacts& facts, std::unordered_map<std::int64_t, size_t>& byId) {
     reader.query(
         "SELECT id, session_id, ts_ns, coalesce(cache_sid, 0), program_sid, coalesce(handle_sid, 0), verdict, "
         "compile_ns, coalesce(fingerprint_sid, 0), step FROM cache_lookups "
         // A lookup of a session the trace does not hold is a trace problem (trace_problems.h), not a fact.
-        // In table order, sorted below: ORDER BY went through the (session, time) index and fetched
-        // every row by its rowid, a random read per lookup.
         "WHERE session_id IN (SELECT id FROM sessions)",
         [&](const trace::Row& st) {
             Lookup l;
@@ -77,9 +71,12 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
         std::sort(facts.lookups.begin(), facts.lookups.end(), inOrder);
     byId.reserve(facts.lookups.size());
     for (size_t i = 0; i < facts.lookups.size(); ++i) byId[facts.lookups[i].id] = i;
-    // Each lookup's components in ordinal order. The writer stores them so, and reading the table in
-    // its own order is a sequential read; a file stored otherwise is read again through the index.
-    auto readComponents = [&](const char* order) {
+}
+
+// Each lookup's components in ordinal order. The writer stores them so, and reading the table in
+// its own order is a sequential read; a file stored otherwise is read again through the index.
+void readComponents(const trace::TraceReader& reader, CacheFacts& facts, const std::unordered_map<std::int64_t, size_t>& byId) {
+    auto read = [&](const char* order) {
         bool ordered = true;
         std::pair<std::int64_t, std::int64_t> last{INT64_MIN, INT64_MIN};
         reader.query(std::string("SELECT lookup_id, name_sid, role, coalesce(digest_sid, value_sid, 0), "
@@ -96,10 +93,24 @@ CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
                      });
         return ordered;
     };
-    if (!readComponents("")) {
+    if (!read("")) {
         for (Lookup& l : facts.lookups) l.components.clear();
-        readComponents(" ORDER BY lookup_id, ordinal");
+        read(" ORDER BY lookup_id, ordinal");
     }
+}
+}  // namespace
+
+CacheFacts loadCacheFacts(const trace::TraceReader& reader) {
+    CacheFacts facts;
+    reader.query("SELECT id, str FROM strings ORDER BY id", [&](const trace::Row& st) {
+        auto id = trace::colInt(st, 0);
+        if (id <= 0) return;  // 0 means "no string"
+        facts.strings[id] = st.text(1);
+    });
+
+    std::unordered_map<std::int64_t, size_t> byId;
+    readLookups(reader, facts, byId);
+    readComponents(reader, facts, byId);
     reader.query("SELECT lookup_id, method_sid, world FROM closures ORDER BY rowid", [&](const trace::Row& st) {
         auto it = byId.find(trace::colInt(st, 0));
         if (it == byId.end()) return;
